@@ -1,0 +1,43 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# autofreeze: convert filesystems from the kthread freezer to
+# FS_AUTOFREEZE, with Coccinelle.  `make help` lists every entry point.
+#
+# Common variables (each mk/*.mk adds its own):
+#   KTREE  kernel tree to work on (default: the Debian linux-source-6.1
+#          tree unpacked under build/, see `make deps`)
+#   DIR    a unit or a directory of units, relative to KTREE (e.g. fs/xfs)
+
+TOP     := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
+BUILD   := $(TOP)/build
+KTREE   ?= $(BUILD)/linux-source-6.1
+DIR     ?= fs
+SPATCH  ?= spatch
+
+export TOP BUILD KTREE DIR SPATCH
+
+.DEFAULT_GOAL := help
+
+## help: list the entry points
+.PHONY: help
+help:
+	@echo 'autofreeze: retire the kthread freezer from filesystems'
+	@echo
+	@echo 'Targets:'
+	@sed -n 's/^## \([^:]*\): \(.*\)/  \1|\2/p' $(MAKEFILE_LIST) | \
+		awk -F'|' '{ printf "  %-22s %s\n", $$1, $$2 }'
+	@echo
+	@echo 'Variables: KTREE=<kernel tree> DIR=<unit, relative to KTREE>'
+	@echo '           (default KTREE: $(KTREE))'
+
+## deps: install coccinelle and the Debian kernel sources, unpack them under build/
+.PHONY: deps
+deps:
+	@$(TOP)/scripts/deps.sh
+
+## check: run the test suite
+.PHONY: check
+check:
+	@$(TOP)/tests/run
+
+include $(sort $(wildcard $(TOP)/mk/*.mk))

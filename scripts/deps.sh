@@ -1,0 +1,60 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# deps.sh: install what autofreeze needs with apt when it is missing, and
+# unpack the Debian kernel sources under build/ (the embedded default
+# trees).  Extra Debian packages can be named in AF_EXTRA_PACKAGES.
+
+set -eu
+prog=deps.sh
+TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
+BUILD=${BUILD:-$TOP/build}
+
+# package → a file it installs, to tell whether it is there
+want="coccinelle:/usr/bin/spatch
+linux-source-6.1:/usr/src/linux-source-6.1.tar.xz
+linux-source-6.12:/usr/src/linux-source-6.12.tar.xz
+gcc:/usr/bin/gcc
+make:/usr/bin/make
+bc:/usr/bin/bc
+bison:/usr/bin/bison
+flex:/usr/bin/flex
+libelf-dev:/usr/include/libelf.h
+libssl-dev:/usr/include/openssl/ssl.h
+python3:/usr/bin/python3
+xz-utils:/usr/bin/xz"
+
+missing=
+for pair in $want ${AF_EXTRA_PACKAGES:-}; do
+	pkg=${pair%%:*}
+	file=${pair#*:}
+	if [ "$file" = "$pair" ]; then
+		dpkg -s "$pkg" >/dev/null 2>&1 || missing="$missing $pkg"
+	elif [ ! -e "$file" ]; then
+		missing="$missing $pkg"
+	fi
+done
+
+if [ -n "$missing" ]; then
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "$prog: missing packages:$missing (run as root, or install them)" >&2
+		exit 2
+	fi
+	echo "$prog: installing$missing" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq >&2
+	# shellcheck disable=SC2086
+	apt-get install -y -qq --no-install-recommends $missing >&2
+fi
+
+mkdir -p "$BUILD"
+for v in 6.1 6.12; do
+	tree=$BUILD/linux-source-$v
+	[ -f "$tree/Makefile" ] && continue
+	echo "$prog: unpacking linux-source-$v into ${tree#"$TOP"/}" >&2
+	rm -rf "$tree.tmp"
+	mkdir -p "$tree.tmp"
+	tar -C "$tree.tmp" -xJf "/usr/src/linux-source-$v.tar.xz"
+	mv "$tree.tmp/linux-source-$v" "$tree"
+	rmdir "$tree.tmp"
+done

@@ -1,0 +1,116 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Shared helpers for the autofreeze test scripts, in the manner of git's
+# t/test-lib.sh: each t*.sh sources this file, runs test_expect_success
+# blocks and ends with test_done.  A block is a description and a shell
+# snippet; the snippet passes when it exits 0.
+#
+# Every test script runs with its own scratch directory, $TRASH, which
+# is removed at the end unless AF_KEEP_TRASH is set.
+
+set -u
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+TESTS=$TOP/tests
+FIXTURES=$TOP/kernel-tree-fixtures
+GOLDEN=$TOP/expected-diffs
+COCCI=$TOP/cocci
+SPATCH=${SPATCH:-spatch}
+export TOP TESTS FIXTURES GOLDEN COCCI SPATCH
+
+test_name=$(basename "$0" .sh)
+TRASH=$(mktemp -d "${TMPDIR:-/tmp}/af-$test_name.XXXXXX")
+export TRASH
+
+test_count=0
+test_fail=0
+test_skip=0
+
+say()
+{
+	printf '%s\n' "$*"
+}
+
+# test_expect_success DESCRIPTION SNIPPET
+test_expect_success()
+{
+	test_count=$((test_count + 1))
+	local out=$TRASH/.out.$test_count
+	if (cd "$TRASH" && eval "$2") >"$out" 2>&1; then
+		say "ok $test_count - $1"
+	else
+		test_fail=$((test_fail + 1))
+		say "not ok $test_count - $1"
+		sed -e 's/^/#	/' "$out" | head -n 60
+	fi
+}
+
+# test_expect_failure is not offered: a known breakage is a failure.
+
+# test_skip DESCRIPTION REASON
+test_skip()
+{
+	test_skip=$((test_skip + 1))
+	say "ok - # skip $1 ($2)"
+}
+
+# test_have_prereq NAME: true when a prerequisite is available.
+test_have_prereq()
+{
+	case "$1" in
+	SPATCH)
+		command -v "$SPATCH" >/dev/null 2>&1 ;;
+	KTREE_6_1)
+		test -f "$TOP/build/linux-source-6.1/Makefile" ;;
+	KTREE_6_12)
+		test -f "$TOP/build/linux-source-6.12/Makefile" ;;
+	*)
+		return 1 ;;
+	esac
+}
+
+# test_cmp EXPECTED ACTUAL: like cmp, but shows the difference.
+test_cmp()
+{
+	diff -u "$1" "$2"
+}
+
+# test_must_fail CMD...: CMD exits non-zero but did not crash.
+test_must_fail()
+{
+	"$@"
+	local rc=$?
+	if [ $rc -eq 0 ]; then
+		echo "test_must_fail: '$*' succeeded" >&2
+		return 1
+	elif [ $rc -gt 128 ]; then
+		echo "test_must_fail: '$*' died of signal $((rc - 128))" >&2
+		return 1
+	fi
+	return 0
+}
+
+# test_exit_code CODE CMD...: CMD exits with exactly CODE.
+test_exit_code()
+{
+	local want=$1
+	shift
+	"$@"
+	local rc=$?
+	if [ $rc -ne "$want" ]; then
+		echo "test_exit_code: '$*' exited $rc, want $want" >&2
+		return 1
+	fi
+	return 0
+}
+
+test_done()
+{
+	local pass=$((test_count - test_fail))
+	say "# $test_name: $pass passed, $test_fail failed, $test_skip skipped"
+	if [ -n "${AF_RESULTS:-}" ]; then
+		echo "$pass $test_fail $test_skip" >>"$AF_RESULTS"
+	fi
+	[ -n "${AF_KEEP_TRASH:-}" ] || rm -rf "$TRASH"
+	[ $test_fail -eq 0 ]
+}
