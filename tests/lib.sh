@@ -114,3 +114,48 @@ test_done()
 	[ -n "${AF_KEEP_TRASH:-}" ] || rm -rf "$TRASH"
 	[ $test_fail -eq 0 ]
 }
+
+# Fixture cases: kernel-tree-fixtures/<case>/ is a small kernel-like tree
+# with a CASE file of `key: value` lines; expected-diffs/<case>.diff is
+# its reviewed output.
+
+# case_list: every case name, sorted.
+case_list()
+{
+	local c
+	for c in "$FIXTURES"/*/CASE; do
+		[ -f "$c" ] || continue
+		c=${c%/CASE}
+		echo "${c##*/}"
+	done | LC_ALL=C sort
+}
+
+# case_field CASE KEY: the values of KEY, one a line.
+case_field()
+{
+	sed -n "s/^$2:[[:space:]]*//p" "$FIXTURES/$1/CASE"
+}
+
+# case_defines CASE: the case's spatch -D options, as rules.sh takes them.
+case_defines()
+{
+	local d
+	case_field "$1" define | while IFS= read -r d; do
+		printf -- '-D\n%s\n' "$d"
+	done
+}
+
+# case_tree CASE DEST: copy the case's tree (without CASE) to DEST.
+case_tree()
+{
+	mkdir -p "$2" &&
+	(cd "$FIXTURES/$1" && tar --exclude=./CASE -cf - .) | tar -C "$2" -xf -
+}
+
+# case_convert CASE DIR: run the rule set on DIR with the case's defines.
+case_convert()
+{
+	local defs
+	mapfile -t defs < <(case_defines "$1")
+	"$TOP/scripts/rules.sh" "${defs[@]}" "$2"
+}

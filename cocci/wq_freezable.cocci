@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/// Stop making a filesystem's workqueues and kthread workers freezable.
+///
+/// Work items of a filesystem that sets FS_AUTOFREEZE are quiesced by the
+/// VFS freeze on suspend (freeze_super() waits for writers and syncs), so
+/// its workqueues need not be frozen with the tasks. WQ_FREEZABLE leaves
+/// the flags it is in (WQ_FREEZABLE alone becomes 0), as does
+/// KTW_FREEZABLE; create_freezable_workqueue() becomes the ordered
+/// workqueue it was without the flag, and the system freezable
+/// workqueues become their plain counterparts.
+///
+/// Uses inside macro definitions are reported, not changed: the macro
+/// may serve users outside the filesystem.
+//
+// Confidence: High
+// Copyright: (C) 2026 The autofreeze authors.
+// URL: https://lwn.net/Articles/935602/
+// Options: --no-includes --include-headers
+// Keywords: freezer, workqueue, WQ_FREEZABLE, FS_AUTOFREEZE
+
+virtual patch
+virtual context
+virtual org
+virtual report
+
+@initialize:python@
+@@
+# Positions outside any function are macro bodies or file-scope
+# initializers; Coccinelle names their element "something_else".
+def in_function(p):
+	return p[0].current_element != "something_else"
+
+@wq_flag depends on patch@
+position p : script:python() { in_function(p) };
+expression E;
+@@
+(
+- WQ_FREEZABLE@p |
+  E
+|
+  E
+- | WQ_FREEZABLE@p
+|
+- WQ_FREEZABLE@p
++ 0
+)
+
+@ktw_flag depends on patch@
+position p : script:python() { in_function(p) };
+expression E;
+@@
+(
+- KTW_FREEZABLE@p |
+  E
+|
+  E
+- | KTW_FREEZABLE@p
+|
+- KTW_FREEZABLE@p
++ 0
+)
+
+@freezable_wq depends on patch@
+position p : script:python() { in_function(p) };
+symbol system_freezable_wq, system_freezable_power_efficient_wq;
+expression N;
+@@
+(
+- create_freezable_workqueue@p(N)
++ alloc_ordered_workqueue("%s", WQ_MEM_RECLAIM, N)
+|
+- system_freezable_wq@p
++ system_wq
+|
+- system_freezable_power_efficient_wq@p
++ system_power_efficient_wq
+)
+
+// report, context and org
+
+@freezable_use depends on !patch@
+identifier I = {WQ_FREEZABLE, KTW_FREEZABLE, system_freezable_wq,
+		system_freezable_power_efficient_wq};
+position p;
+@@
+(
+* I@p
+|
+* create_freezable_workqueue@p(...)
+)
+
+@script:python depends on report@
+p << freezable_use.p;
+@@
+if in_function(p):
+	msg = "freezable workqueue or worker in %s(): drop the freezable flag" % p[0].current_element
+else:
+	msg = "kept: freezable workqueue flag in a macro or initializer"
+coccilib.report.print_report(p[0], msg)
+
+@script:python depends on org@
+p << freezable_use.p;
+@@
+coccilib.org.print_todo(p[0], "freezable workqueue or worker")

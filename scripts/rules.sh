@@ -1,0 +1,57 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# rules.sh: apply the autofreeze rule set, in order, to a directory in
+# place, the way a user would run each rule by hand:
+#	spatch --sp-file cocci/<rule>.cocci --dir DIR --in-place -D patch
+# The FS_AUTOFREEZE rule runs only when fs_types is defined.
+#
+# usage: rules.sh [-D name=value]... [-m patch|report] DIR
+
+set -eu
+prog=rules.sh
+TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
+SPATCH=${SPATCH:-spatch}
+
+# The removal rules, in the order they must run.
+RULES="kthread_freezer wq_freezable"
+
+usage()
+{
+	echo "usage: $prog [-D name=value]... [-m patch|report] DIR" >&2
+	exit 2
+}
+
+defs=()
+mode=patch
+have_fs_types=
+while getopts D:m: opt; do
+	case $opt in
+	D)	defs+=(-D "$OPTARG")
+		case $OPTARG in fs_types=*) have_fs_types=1 ;; esac ;;
+	m)	mode=$OPTARG ;;
+	*)	usage ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -eq 1 ] || usage
+dir=$1
+[ -d "$dir" ] || { echo "$prog: $dir: no such directory" >&2; exit 2; }
+command -v "$SPATCH" >/dev/null || { echo "$prog: $SPATCH not found (make deps)" >&2; exit 2; }
+
+rules=$RULES
+[ -z "$have_fs_types" ] || rules="$rules fs_autofreeze"
+
+for r in $rules; do
+	case $mode in
+	patch)
+		"$SPATCH" --very-quiet --no-includes --include-headers \
+			--sp-file "$TOP/cocci/$r.cocci" -D patch "${defs[@]}" \
+			--dir "$dir" --in-place >/dev/null ;;
+	report)
+		"$SPATCH" --very-quiet --no-includes --include-headers \
+			--no-show-diff --sp-file "$TOP/cocci/$r.cocci" \
+			-D report "${defs[@]}" --dir "$dir" ;;
+	*)	usage ;;
+	esac
+done
