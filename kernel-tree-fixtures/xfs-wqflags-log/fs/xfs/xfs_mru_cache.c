@@ -1,8 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Trimmed from linux-6.1 fs/xfs/xfs_mru_cache.c: xfs_mru_cache_init(), xfs_mru_cache_uninit(). */
-6:#include "xfs.h"
-7:#include "xfs_mru_cache.h"
-106:static struct workqueue_struct	*xfs_mru_reap_wq;
 #include "xfs.h"
 #include "xfs_mru_cache.h"
 
