@@ -30,6 +30,7 @@ out_unlock:
 	spin_unlock_irqrestore(&ev->lock, flags);
 }
 
+/**
  * disk_flush_events - schedule immediate event checking and flushing
  * @disk: disk to check and flush events for
  * @mask: events to flush
@@ -54,3 +55,4 @@ void disk_flush_events(struct gendisk *disk, unsigned int mask)
 		mod_delayed_work(system_freezable_power_efficient_wq,
 				&ev->dwork, 0);
 	spin_unlock_irq(&ev->lock);
+}

@@ -57,6 +57,7 @@ static int bch2_journal_reclaim_thread(void *arg)
 	}
 
 	return 0;
+}
 
 int bch2_journal_reclaim_start(struct journal *j)
 {

@@ -179,3 +179,4 @@ int bch2_copygc_start(struct bch_fs *c)
 	wake_up_process(c->copygc_thread);
 
 	return 0;
+}

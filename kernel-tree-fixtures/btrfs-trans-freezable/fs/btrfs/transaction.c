@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Trimmed from linux-6.12 fs/btrfs/transaction.c: __btrfs_end_transaction(), btrfs_end_transaction(). */
+/* Trimmed from linux-6.1 fs/btrfs/transaction.c: __btrfs_end_transaction(), btrfs_end_transaction(), btrfs_end_transaction_throttle(). */
 #include <linux/fs.h>
 #include <linux/slab.h>
 #include <linux/sched.h>
@@ -12,7 +12,7 @@ static int __btrfs_end_transaction(struct btrfs_trans_handle *trans,
 {
 	struct btrfs_fs_info *info = trans->fs_info;
 	struct btrfs_transaction *cur_trans = trans->transaction;
-	int ret = 0;
+	int err = 0;
 
 	if (refcount_read(&trans->use_count) > 1) {
 		refcount_dec(&trans->use_count);
@@ -51,16 +51,21 @@ static int __btrfs_end_transaction(struct btrfs_trans_handle *trans,
 	if (TRANS_ABORTED(trans) || BTRFS_FS_ERROR(info)) {
 		wake_up_process(info->transaction_kthread);
 		if (TRANS_ABORTED(trans))
-			ret = trans->aborted;
+			err = trans->aborted;
 		else
-			ret = -EROFS;
+			err = -EROFS;
 	}
 
 	kmem_cache_free(btrfs_trans_handle_cachep, trans);
-	return ret;
+	return err;
 }
 
 int btrfs_end_transaction(struct btrfs_trans_handle *trans)
 {
 	return __btrfs_end_transaction(trans, 0);
+}
+
+int btrfs_end_transaction_throttle(struct btrfs_trans_handle *trans)
+{
+	return __btrfs_end_transaction(trans, 1);
 }

@@ -60,3 +60,4 @@ fail_scrub_wr_completion_workers:
 	destroy_workqueue(scrub_workers);
 fail_scrub_workers:
 	return ret;
+}

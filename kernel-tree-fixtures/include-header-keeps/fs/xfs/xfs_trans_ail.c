@@ -96,6 +96,8 @@ xfsaild(
 	}
 
 	memalloc_noreclaim_restore(noreclaim_flag);
+	return 0;
+}
 
 int
 xfs_trans_ail_init(
@@ -124,3 +126,5 @@ xfs_trans_ail_init(
 
 out_free_ailp:
 	kmem_free(ailp);
+	return -ENOMEM;
+}

@@ -157,7 +157,3 @@ static int jbd2_journal_start_thread(journal_t *journal)
 	wait_event(journal->j_wait_done_commit, journal->j_task != NULL);
 	return 0;
 }
-
-static void journal_kill_thread(journal_t *journal)
-{
-	write_lock(&journal->j_state_lock);

@@ -48,5 +48,6 @@
 	}								\
 	set_current_state(TASK_RUNNING);				\
 	_ret;								\
+})
 
 #endif /* _BCACHEFS_UTIL_H */

@@ -136,3 +136,4 @@ static struct svc_serv *nfs_callback_create_svc(int minorversion)
 	serv->sv_maxconn = 1024;
 	dprintk("nfs_callback_create_svc: service created\n");
 	return serv;
+}

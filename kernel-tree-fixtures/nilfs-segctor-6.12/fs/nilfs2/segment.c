@@ -74,6 +74,9 @@ static int nilfs_segctor_thread(void *arg)
 	return 0;
 }
 
+/**
+ * nilfs_attach_log_writer - attach log writer
+ * @sb: super block instance
  * @root: root object of the current filesystem tree
  *
  * This allocates a log writer object, initializes it, and starts the

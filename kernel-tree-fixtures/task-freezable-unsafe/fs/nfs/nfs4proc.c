@@ -30,3 +30,5 @@ static int nfs4_delay_interruptible(long *timeout)
 	schedule_timeout(nfs4_update_delay(timeout));
 	if (!signal_pending(current))
 		return 0;
+	return __fatal_signal_pending(current) ? -EINTR :-ERESTARTSYS;
+}

@@ -12,6 +12,8 @@
 #include "xfs_pwork.h"
 #include <linux/nmi.h>
 
+/*
+ * Set up control data for parallel work.  @work_fn is the function that will
  * be called.  @tag will be written into the kernel threads.  @nr_threads is
  * the level of parallelism desired, or 0 for no limit.
  */

@@ -68,6 +68,3 @@ out_destroy_cil:
 	kmem_free(cil);
 	return -ENOMEM;
 }
-
-void
-xlog_cil_destroy(

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Trimmed from linux-6.1 fs/xfs/xfs_super.c: xfs_init_mount_workqueues(), xfs_destroy_mount_workqueues(), xfs_init_workqueues(). */
+/* Trimmed from linux-6.1 fs/xfs/xfs_super.c: xfs_init_mount_workqueues(), xfs_destroy_mount_workqueues(), xfs_init_workqueues(), xfs_destroy_workqueues(). */
 #include "xfs.h"
 #include "xfs_shared.h"
 #include "xfs_mount.h"
@@ -67,6 +67,11 @@ xfs_destroy_mount_workqueues(
 {
 	destroy_workqueue(mp->m_sync_workqueue);
 	destroy_workqueue(mp->m_blockgc_wq);
+	destroy_workqueue(mp->m_inodegc_wq);
+	destroy_workqueue(mp->m_reclaim_workqueue);
+	destroy_workqueue(mp->m_unwritten_workqueue);
+	destroy_workqueue(mp->m_buf_workqueue);
+}
 
 STATIC int __init
 xfs_init_workqueues(void)

@@ -20,3 +20,4 @@ wait_for_response(struct TCP_Server_Info *server, struct mid_q_entry *midQ)
 		return -ERESTARTSYS;
 
 	return 0;
+}

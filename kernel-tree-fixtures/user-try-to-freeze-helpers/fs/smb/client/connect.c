@@ -8,6 +8,15 @@
 #include "cifsglob.h"
 #include "cifsproto.h"
 
+/*
+ * cifs tcp session reconnection
+ *
+ * mark tcp session as reconnecting so temporarily locked
+ * mark all smb sessions as reconnecting for tcp session
+ * reconnect tcp session
+ * wake up waiters on reconnection? - (not needed currently)
+ *
+ * if mark_smb_session is passed as true, unconditionally mark
  * the smb session (and tcon) for reconnect as well. This value
  * doesn't really matter for non-multichannel scenario.
  *
