@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Trimmed from linux-6.12 fs/bcachefs/util.h: the kthread_wait() and kthread_wait_freezable() macros. */
+/* Trimmed from linux-6.12 fs/bcachefs/util.h: the kthread_wait() macro family (lines 341-379). */
 #ifndef _BCACHEFS_UTIL_H
 #define _BCACHEFS_UTIL_H
 
