@@ -8,9 +8,14 @@
 /// and friends or to a sunrpc svc pool): set_freezable() and
 /// try_to_freeze() go, so do freezing(current) tests, freezable sleeps
 /// become plain ones and TASK_FREEZABLE leaves the thread's own sleeps.
-/// A .c file left with no freezer use drops <linux/freezer.h>.
-/// Freezer calls in user context (ioctls, trim loops, waits that user
-/// tasks make) are reported as kept, never rewritten.
+/// A label left with no goto, and an unused <linux/freezer.h> in a .c
+/// file, go too.
+///
+/// A thread with a freezer use that has no mechanical conversion (a
+/// non-NULL was_frozen, a try_to_freeze() whose value is used) is left
+/// whole and reported: removing the rest would change what that use
+/// does. Freezer calls in user context (ioctls, trim loops, waits that
+/// user tasks make) are reported as kept, never rewritten.
 ///
 /// Thread functions started from another file can be named with
 /// -D kthread_fns=fn1,fn2.
@@ -28,95 +33,173 @@ virtual report
 
 @initialize:python@
 @@
-# Thread functions of the file being processed, and those named by the
-# caller; current_element is the function a position is in.
+# All state is per file, reset by forget_file below.  current_element
+# is the function a position is in ("something_else" outside any).
+
+# Thread functions of this file, and those named with -D kthread_fns.
 kthreads = set()
 named = set()
+# Thread functions left alone, with the use that stops them.
+blocked = {}
+# Uses the patch converts, as (file, line, column), and the line spans
+# of branches it removes whole.
+convertible = set()
+removed_branches = []
+# (function, label) of the gotos in threads, before and after the patch.
+labels_before = set()
+labels_after = set()
+freezer_h_noted = set()
+mode = "org"
 
-def in_kthread(p):
+# Freezable sleeps and their plain counterparts.
+PLAIN_SLEEP = {
+	"freezable_schedule": "schedule",
+	"freezable_schedule_unsafe": "schedule",
+	"freezable_schedule_timeout": "schedule_timeout",
+	"freezable_schedule_timeout_interruptible":
+		"schedule_timeout_interruptible",
+	"freezable_schedule_timeout_interruptible_unsafe":
+		"schedule_timeout_interruptible",
+	"freezable_schedule_timeout_killable": "schedule_timeout_killable",
+	"freezable_schedule_timeout_killable_unsafe":
+		"schedule_timeout_killable",
+	"freezable_schedule_hrtimeout_range": "schedule_hrtimeout_range",
+	"wait_event_freezable": "wait_event_interruptible",
+	"wait_event_freezable_timeout": "wait_event_interruptible_timeout",
+	"wait_event_freezable_exclusive": "wait_event_interruptible_exclusive",
+}
+
+def paren_aligned(p):
+	"""A call whose continuation lines line up with its open paren: a
+	rename must re-align them.  Read before any change to the file."""
+	try:
+		with open(p[0].file, errors="replace") as f:
+			lines = f.read().split("\n")
+		line = lines[int(p[0].line) - 1]
+		nxt = lines[int(p[0].line)]
+	except (OSError, IndexError):
+		return False
+	paren = line.find("(", int(p[0].column))
+	if paren < 0 or line.count("(") <= line.count(")"):
+		return False
+	width = len(line[:paren + 1].expandtabs(8))
+	indent = len(nxt) - len(nxt.lstrip(" \t"))
+	return len(nxt[:indent].expandtabs(8)) == width
+
+def is_thread(p):
 	fn = p[0].current_element
 	return fn in kthreads or fn in named
 
-def add_kthread(fn):
-	kthreads.add(str(fn))
-
-# report and org: the uses the patch converts, as (file, line, column),
-# printed as they are found; every other use is reported as kept.
-convertible = set()
-mode = "org"
+def in_kthread(p):
+	"""A thread whose freezer uses all convert."""
+	return is_thread(p) and p[0].current_element not in blocked
 
 def where(p):
-	return (p[0].file, p[0].line, p[0].column)
+	return (p[0].file, int(p[0].line), int(p[0].column))
 
 def note_convertible(p):
-	if where(p) in convertible:
-		return
 	convertible.add(where(p))
-	msg = ("kthread freezer use in kernel thread %s(): convert, the VFS"
-	       " freezes the filesystem" % p[0].current_element)
-	if mode == "report":
-		coccilib.report.print_report(p[0], msg)
-	else:
-		coccilib.org.print_todo(p[0], msg)
+
+def note_removed_branch(q):
+	removed_branches.append((q[0].file, int(q[0].line), int(q[0].line_end)))
+
+def is_convertible(p):
+	if where(p) in convertible:
+		return True
+	line = int(p[0].line)
+	return any(f == p[0].file and a <= line <= b
+		   for f, a, b in removed_branches)
+
+def note_freezer_use(p, api):
+	if is_thread(p) and not is_convertible(p):
+		blocked.setdefault(p[0].current_element,
+				   "%s at line %s" % (api, p[0].line))
+
+def label_orphaned(p, label):
+	k = (p[0].current_element, str(label))
+	return k in labels_before and k not in labels_after
 
 def freezer_h_removable(path):
-	"""A .c file whose <linux/freezer.h> line Coccinelle can remove
-	cleanly: it follows another #include line, or stands between
-	blank lines after one."""
-	if not path.endswith(".c"):
-		return False
+	"""A .c file whose <linux/freezer.h> line Coccinelle removes
+	cleanly: it follows another #include line, or stands between blank
+	lines after one.  As a first #include, Coccinelle would take the
+	comments above it (the file's header) along; after a blank line and
+	before an #include, the blank line."""
+	return path.endswith(".c") and freezer_h_state(path) == "removable"
+
+def freezer_h_state(path):
 	try:
 		with open(path, errors="replace") as f:
 			lines = f.read().split("\n")
 	except OSError:
-		return False
+		return "absent"
 	seen_include = False
 	for i, line in enumerate(lines):
 		t = line.replace(" ", "").replace("\t", "")
 		if t == "#include<linux/freezer.h>":
 			prev = lines[i - 1].strip() if i else ""
 			nxt = lines[i + 1].strip() if i + 1 < len(lines) else ""
-			# Coccinelle takes a blank line above along when
-			# none follows, merging two groups of includes.
-			return seen_include and (prev.startswith("#include") or
-						 (prev == "" and nxt == ""))
+			if seen_include and (prev.startswith("#include") or
+					     (prev == "" and nxt == "")):
+				return "removable"
+			return "line %d" % (i + 1)
 		if t.startswith("#include"):
 			seen_include = True
-	return False
+	return "absent"
 
-# Branches removed whole: the freezer calls inside go with them.
-removed_branches = []
+def say(p, msg):
+	if mode == "report":
+		coccilib.report.print_report(p[0], msg)
+	else:
+		coccilib.org.print_todo(p[0], msg)
 
-def is_convertible(p):
-	if where(p) in convertible:
-		return True
-	line = int(p[0].line)
-	return any(f == p[0].file and int(a) <= line <= int(b)
-		   for f, a, b in removed_branches)
-
-def kept_reason(p, api):
+def report_use(p, api):
 	fn = p[0].current_element
-	if fn == "something_else":
-		return "kept: %s outside a function (macro or initializer)" % api
-	if api == "TASK_FREEZABLE_UNSAFE":
-		return "kept: %s in %s() is not the kthread freezer" % (api, fn)
-	if in_kthread(p):
-		return ("manual: %s in kernel thread %s() has no mechanical"
-			" conversion" % (api, fn))
-	return ("kept: %s in %s(): not a kernel thread here"
-		" (-D kthread_fns=%s if it is one)" % (api, fn, fn))
+	if is_convertible(p) and in_kthread(p):
+		say(p, "%s in kernel thread %s(): convert, the VFS freezes the"
+		    " filesystem" % (api, fn))
+		note_freezer_h(p[0].file)
+	elif is_thread(p):
+		if fn in blocked and not is_convertible(p):
+			say(p, "manual: %s in kernel thread %s() has no"
+			    " mechanical conversion; the thread is left whole"
+			    % (api, fn))
+		else:
+			say(p, "manual: %s in kernel thread %s() is kept with"
+			    " its %s" % (api, fn, blocked[fn]))
+	elif fn == "something_else":
+		say(p, "kept: %s outside a function (macro or initializer)"
+		    % api)
+	elif api == "TASK_FREEZABLE_UNSAFE":
+		say(p, "kept: %s in %s() is not the kthread freezer" % (api, fn))
+	else:
+		say(p, "kept: %s in %s(): not a kernel thread here"
+		    " (-D kthread_fns=%s if it is one)" % (api, fn, fn))
+
+def note_freezer_h(path):
+	if path in freezer_h_noted or not path.endswith(".c"):
+		return
+	freezer_h_noted.add(path)
+	state = freezer_h_state(path)
+	if state.startswith("line ") and mode == "report":
+		print("%s:%s: manual: drop #include <linux/freezer.h> by hand"
+		      " if the file no longer uses it" % (path, state[5:]))
 
 @initialize:python@
 fns << virtual.kthread_fns;
 @@
 named.update(f.strip() for f in fns.split(",") if f.strip())
 
-// Runs once per file: thread functions are a per-file fact.
-@script:python forget_kthreads@
+// Runs once per file: every fact above is a per-file fact.
+@script:python forget_file@
 @@
 kthreads.clear()
+blocked.clear()
 convertible.clear()
 del removed_branches[:]
+labels_before.clear()
+labels_after.clear()
+freezer_h_noted.clear()
 
 @script:python depends on report@
 @@
@@ -133,7 +216,7 @@ set_freezable@p();
 @script:python@
 p << calls_set_freezable.p;
 @@
-add_kthread(p[0].current_element)
+kthreads.add(p[0].current_element)
 
 @started_as_kthread@
 identifier fn;
@@ -158,12 +241,109 @@ svc_create_pooled(es, fn)
 @script:python@
 fn << started_as_kthread.fn;
 @@
-add_kthread(fn)
+kthreads.add(str(fn))
 
-// Headers keep <linux/freezer.h>: other files may lean on it.  And
-// Coccinelle takes the comments above a removed first #include with it
-// (the file's header), so there, and where a comment sits right above
-// the line, the include is left for a human: report mode says so.
+// ---------------------------------------------------------------------
+// Which uses the patch converts: the forms of the patch rules below.
+// A thread with any other use is left whole.
+
+// q spans the branch removed with the test.
+@convertible_stmt@
+position p : script:python() { is_thread(p) };
+position q;
+symbol current;
+statement S1, S2;
+@@
+(
+if (freezing@p(current)) S1@q else S2
+|
+if (freezing@p(current)) S1@q
+|
+if (unlikely(freezing@p(current))) S1@q
+|
+if (likely(freezing@p(current))) S1@q
+|
+if (try_to_freeze@p()) S1@q
+)
+
+@script:python@
+p << convertible_stmt.p;
+q << convertible_stmt.q;
+@@
+note_convertible(p)
+note_removed_branch(q)
+
+@convertible_expr@
+position p : script:python() { is_thread(p) };
+identifier sleep : script:python() { sleep in PLAIN_SLEEP };
+expression E;
+@@
+(
+set_freezable@p();
+|
+try_to_freeze@p();
+|
+sleep@p(...)
+|
+kthread_freezable_should_stop@p(NULL)
+|
+E || freezing@p(current)
+|
+freezing@p(current) || E
+|
+E && !freezing@p(current)
+|
+!freezing@p(current) && E
+|
+E | TASK_FREEZABLE@p
+|
+TASK_FREEZABLE@p | E
+)
+
+@script:python@
+p << convertible_expr.p;
+@@
+note_convertible(p)
+
+@freezer_use@
+identifier I = {set_freezable, try_to_freeze, freezing, __refrigerator,
+		freezable_schedule, freezable_schedule_unsafe,
+		freezable_schedule_timeout,
+		freezable_schedule_timeout_interruptible,
+		freezable_schedule_timeout_interruptible_unsafe,
+		freezable_schedule_timeout_killable,
+		freezable_schedule_timeout_killable_unsafe,
+		freezable_schedule_hrtimeout_range, wait_event_freezable,
+		wait_event_freezable_timeout, wait_event_freezable_exclusive,
+		wait_event_freezekillable_unsafe, kthread_freezable_should_stop,
+		kthread_wait_freezable, TASK_FREEZABLE, TASK_FREEZABLE_UNSAFE};
+position p;
+@@
+I@p
+
+@script:python@
+p << freezer_use.p;
+I << freezer_use.I;
+@@
+note_freezer_use(p, I)
+
+// ---------------------------------------------------------------------
+// patch: labels the threads jump to now; one whose last goto goes with
+// a freezer test (jffs2: if (try_to_freeze()) goto again;) goes too.
+
+@goto_before depends on patch@
+identifier L;
+position p : script:python() { in_kthread(p) };
+@@
+goto@p L;
+
+@script:python@
+L << goto_before.L;
+p << goto_before.p;
+@@
+labels_before.add((p[0].current_element, str(L)))
+
+// Headers keep <linux/freezer.h>: other files may lean on it.
 @freezer_h_removable depends on patch@
 identifier I = {set_freezable, try_to_freeze, freezing,
 		wait_event_freezable, TASK_FREEZABLE};
@@ -172,12 +352,33 @@ position p : script:python() { freezer_h_removable(p[0].file) };
 I@p
 
 // ---------------------------------------------------------------------
+// Freezable sleeps become plain ones.  These rules come first: whether
+// the arguments line up with the paren is read from the unchanged file.
+
+@freezable_sleep_aligned depends on patch@
+identifier old : script:python() { old in PLAIN_SLEEP };
+position p : script:python() { in_kthread(p) and paren_aligned(p) };
+fresh identifier new = script:python(old) { PLAIN_SLEEP[old] };
+expression list es;
+@@
+- old@p(es)
++ new(es)
+
+@freezable_sleep depends on patch@
+identifier old : script:python() { old in PLAIN_SLEEP };
+position p : script:python() { in_kthread(p) };
+fresh identifier new = script:python(old) { PLAIN_SLEEP[old] };
+@@
+- old@p
++ new
+  (...)
+
+// ---------------------------------------------------------------------
 // if (freezing(current)) A else B  ->  B
 
 // B declares variables: keep it a block.
 @freezing_else_declares depends on patch@
 position p : script:python() { in_kthread(p) };
-symbol current;
 statement S1;
 declaration D;
 @@
@@ -251,48 +452,6 @@ statement S;
 - try_to_freeze@p();
 )
 
-// ---------------------------------------------------------------------
-// Freezable sleeps become plain ones.
-
-@freezable_sleep depends on patch@
-position p : script:python() { in_kthread(p) };
-@@
-(
-- freezable_schedule@p
-+ schedule
-|
-- freezable_schedule_unsafe@p
-+ schedule
-|
-- freezable_schedule_timeout@p
-+ schedule_timeout
-|
-- freezable_schedule_timeout_interruptible@p
-+ schedule_timeout_interruptible
-|
-- freezable_schedule_timeout_interruptible_unsafe@p
-+ schedule_timeout_interruptible
-|
-- freezable_schedule_timeout_killable@p
-+ schedule_timeout_killable
-|
-- freezable_schedule_timeout_killable_unsafe@p
-+ schedule_timeout_killable
-|
-- freezable_schedule_hrtimeout_range@p
-+ schedule_hrtimeout_range
-|
-- wait_event_freezable@p
-+ wait_event_interruptible
-|
-- wait_event_freezable_timeout@p
-+ wait_event_interruptible_timeout
-|
-- wait_event_freezable_exclusive@p
-+ wait_event_interruptible_exclusive
-)
-  (...)
-
 @freezable_should_stop depends on patch@
 position p : script:python() { in_kthread(p) };
 @@
@@ -310,6 +469,27 @@ expression E;
 - TASK_FREEZABLE@p |
   E
 )
+
+// ---------------------------------------------------------------------
+// Labels left without a goto.
+
+@goto_after depends on patch@
+identifier L;
+position p : script:python() { in_kthread(p) };
+@@
+goto@p L;
+
+@script:python@
+L << goto_after.L;
+p << goto_after.p;
+@@
+labels_after.add((p[0].current_element, str(L)))
+
+@unused_label depends on patch@
+identifier L;
+position p : script:python(L) { label_orphaned(p, L) };
+@@
+- L@p:
 
 // ---------------------------------------------------------------------
 // A .c file with no freezer use left needs no <linux/freezer.h>.
@@ -335,85 +515,17 @@ I
 
 @drop_freezer_h depends on patch && freezer_h_removable && !still_uses_freezer &&
 	(freezing_else_declares || freezing_else_block || freezing_else ||
-	 freezing_if || freezing_term || freeze_points || freezable_sleep)@
+	 freezing_if || freezing_term || freeze_points ||
+	 freezable_sleep_aligned || freezable_sleep)@
 @@
 - #include <linux/freezer.h>
 
 // ---------------------------------------------------------------------
-// report, context and org: what the patch does, what it keeps, and
-// what needs a human.
+// context: the lines the patch changes; report and org: every use,
+// converted, kept (and why) or manual.
 
-// q spans the branch that goes with the test.
-@convertible_stmt depends on !patch@
-position p : script:python() { in_kthread(p) };
-position q;
-symbol current;
-statement S1, S2;
-@@
-(
-* if (freezing@p(current)) S1@q else S2
-|
-* if (freezing@p(current)) S1@q
-|
-* if (unlikely(freezing@p(current))) S1@q
-|
-* if (likely(freezing@p(current))) S1@q
-|
-* if (try_to_freeze@p()) S1@q
-)
-
-@convertible_expr depends on !patch@
-position p : script:python() { in_kthread(p) };
-identifier I = {set_freezable, try_to_freeze, freezable_schedule,
-		freezable_schedule_unsafe, freezable_schedule_timeout,
-		freezable_schedule_timeout_interruptible,
-		freezable_schedule_timeout_interruptible_unsafe,
-		freezable_schedule_timeout_killable,
-		freezable_schedule_timeout_killable_unsafe,
-		freezable_schedule_hrtimeout_range, wait_event_freezable,
-		wait_event_freezable_timeout, wait_event_freezable_exclusive};
-expression E;
-@@
-(
-* I@p(...)
-|
-* kthread_freezable_should_stop@p(NULL)
-|
-  E
-* || freezing@p(current)
-|
-* freezing@p(current) ||
-  E
-|
-  E
-* && !freezing@p(current)
-|
-* !freezing@p(current) &&
-  E
-|
-  E
-* | TASK_FREEZABLE@p
-|
-* TASK_FREEZABLE@p |
-  E
-)
-
-@script:python depends on report || org@
-p << convertible_stmt.p;
-q << convertible_stmt.q;
-@@
-note_convertible(p)
-removed_branches.append((q[0].file, q[0].line, q[0].line_end))
-
-@script:python depends on report || org@
-p << convertible_expr.p;
-@@
-note_convertible(p)
-
-// Every other use of the kthread freezer API: in a kernel thread it
-// needs a human; elsewhere it is kept.
-@freezer_use depends on report || org@
-identifier I = {set_freezable, try_to_freeze, freezing, __refrigerator,
+@depends on context@
+identifier I = {set_freezable, try_to_freeze, freezing,
 		freezable_schedule, freezable_schedule_unsafe,
 		freezable_schedule_timeout,
 		freezable_schedule_timeout_interruptible,
@@ -422,22 +534,13 @@ identifier I = {set_freezable, try_to_freeze, freezing, __refrigerator,
 		freezable_schedule_timeout_killable_unsafe,
 		freezable_schedule_hrtimeout_range, wait_event_freezable,
 		wait_event_freezable_timeout, wait_event_freezable_exclusive,
-		wait_event_freezekillable_unsafe, kthread_freezable_should_stop,
-		kthread_wait_freezable, TASK_FREEZABLE, TASK_FREEZABLE_UNSAFE};
-position p;
+		kthread_freezable_should_stop, TASK_FREEZABLE};
+position p : script:python() { in_kthread(p) and is_convertible(p) };
 @@
-I@p
+* I@p
 
-@script:python depends on report@
+@script:python depends on report || org@
 p << freezer_use.p;
 I << freezer_use.I;
 @@
-if not is_convertible(p):
-	coccilib.report.print_report(p[0], kept_reason(p, I))
-
-@script:python depends on org@
-p << freezer_use.p;
-I << freezer_use.I;
-@@
-if not is_convertible(p):
-	coccilib.org.print_todo(p[0], kept_reason(p, I))
+report_use(p, I)

@@ -6,6 +6,9 @@
 #	spatch --sp-file cocci/<rule>.cocci --dir DIR --in-place -D patch
 # The FS_AUTOFREEZE rule runs only when fs_types is defined.
 #
+# In report mode the file:line: messages come sorted, paths relative
+# to DIR.
+#
 # usage: rules.sh [-D name=value]... [-m patch|report] DIR
 
 set -eu
@@ -42,16 +45,22 @@ command -v "$SPATCH" >/dev/null || { echo "$prog: $SPATCH not found (make deps)"
 rules=$RULES
 [ -z "$have_fs_types" ] || rules="$rules fs_autofreeze"
 
+cd "$dir"
 for r in $rules; do
 	case $mode in
 	patch)
 		"$SPATCH" --very-quiet --no-includes --include-headers \
 			--sp-file "$TOP/cocci/$r.cocci" -D patch "${defs[@]}" \
-			--dir "$dir" --in-place >/dev/null ;;
+			--dir . --in-place >/dev/null ;;
 	report)
 		"$SPATCH" --very-quiet --no-includes --include-headers \
 			--no-show-diff --sp-file "$TOP/cocci/$r.cocci" \
-			-D report "${defs[@]}" --dir "$dir" ;;
+			-D report "${defs[@]}" --dir . ;;
 	*)	usage ;;
 	esac
-done
+done | if [ "$mode" = report ]; then
+	# file:line: message, in file and line order
+	sed 's|^\./||' | LC_ALL=C sort -t: -k1,1 -k2,2n -k3
+else
+	cat
+fi

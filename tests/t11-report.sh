@@ -1,0 +1,39 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Every rule in report mode over every fixture case: the sorted
+# file:line: messages must be the case's golden report, which says of
+# every freezer use whether it is converted, kept (and why) or manual.
+
+. "$(dirname "$0")/lib.sh"
+
+if ! test_have_prereq SPATCH; then
+	test_skip "report mode" "no spatch"
+	test_done
+	exit
+fi
+
+for c in $(case_list); do
+	test_expect_success "$c: report is the golden" "
+		case_tree $c $c &&
+		mapfile -t defs < <(case_defines $c) &&
+		\$TOP/scripts/rules.sh -m report \"\${defs[@]}\" $c >$c.report &&
+		test -f \$GOLDEN/$c.report &&
+		test_cmp \$GOLDEN/$c.report $c.report
+	"
+done
+
+# Report mode never writes: the tree is byte-identical afterwards.
+test_expect_success "report mode leaves the tree alone" '
+	for c in $(case_list); do
+		case_tree $c ro/$c || return 1
+	done &&
+	cp -r ro ro.orig &&
+	for c in $(case_list); do
+		mapfile -t defs < <(case_defines $c) &&
+		$TOP/scripts/rules.sh -m report "${defs[@]}" ro/$c >/dev/null || return 1
+	done &&
+	diff -r ro.orig ro
+'
+
+test_done
