@@ -162,3 +162,25 @@ case_convert()
 	mapfile -t defs < <(case_defines "$1")
 	"$TOP/scripts/rules.sh" "${defs[@]}" "$2"
 }
+
+# fake_ktree CASE DEST: the case's tree made to look like a kernel tree
+# (a top Makefile with VERSION, include/linux/fs.h), for the drivers.
+fake_ktree()
+{
+	case_tree "$1" "$2" &&
+	printf 'VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 0\n' >"$2/Makefile" &&
+	mkdir -p "$2/include/linux" &&
+	{ [ -f "$2/include/linux/fs.h" ] || echo '/* fs.h */' >"$2/include/linux/fs.h"; }
+}
+
+# diff_hunks: a unified diff on stdin, reduced to "file PATH" lines and
+# their hunks, files in path order, so that diffs from spatch, coccicheck
+# (which runs jobs in parallel) and our drivers compare.
+diff_hunks()
+{
+	awk '
+	/^diff / || /^\+\+\+ / { next }
+	/^--- / { f = $2; sub(/^a\//, "", f); printf "%s\t%08d\tfile %s\n", f, NR, f; next }
+	/^[-+ @]/ && f != "" { printf "%s\t%08d\t%s\n", f, NR, $0 }
+	' | LC_ALL=C sort -t "$(printf '\t')" -k1,1 -k2,2 | cut -f3-
+}
