@@ -76,6 +76,13 @@ while read -r f; do
 done <<<"$files"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/build-check.XXXXXX")
+
+# replace SRC DEST: a new DEST with SRC's content and times.  Never write
+# into DEST itself: it may be hard-linked to another tree.
+replace()
+{
+	cp -p "$1" "$2.autofreeze-tmp" && mv -f "$2.autofreeze-tmp" "$2"
+}
 swapped=
 restore()
 {
@@ -84,7 +91,7 @@ restore()
 	[ -n "$swapped" ] || return 0
 	while read -r f; do
 		[ -n "$f" ] || continue
-		cp -p "$tmp/touched/$f" "$ktree/$f"
+		replace "$tmp/touched/$f" "$ktree/$f"
 	done <"$tmp/swap.list"
 	swapped=
 }
@@ -217,7 +224,7 @@ if [ ${#objects[@]} -gt 0 ]; then
 		done <"$tmp/swap.list"
 		swapped=1
 		while read -r f; do
-			cp "$tmp/orig/$f" "$ktree/$f"
+			replace "$tmp/orig/$f" "$ktree/$f"
 		done <"$tmp/swap.list"
 		compile_all base
 		restore
