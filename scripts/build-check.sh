@@ -15,7 +15,8 @@
 # then `make prepare` is run.  Headers are not compiled by themselves, but the
 # objects are compiled against them, and so is the baseline.
 #
-# The baseline is the untouched content of the touched files: the copy in
+# The baseline is the untouched content of the touched files (all those in
+# .autofreeze-touched, also when FILES names only some): the copy in
 # $KTREE/.autofreeze-orig/ (saved by vfs.sh), else `git show HEAD:<file>`
 # in a git tree.  For the baseline build those files are put back in the
 # tree for a moment and restored afterwards (also when interrupted).
@@ -27,6 +28,9 @@
 set -eu
 prog=build-check.sh
 export LC_ALL=C
+# Called from make, MAKEFLAGS would hand the kernel build our -s, V=, O=,
+# FILES= and jobserver; the kernel build gets exactly what is given below.
+unset MAKEFLAGS MFLAGS MAKEOVERRIDES MAKELEVEL KBUILD_VERBOSE
 
 die()
 {
@@ -57,7 +61,7 @@ fi
 kmake=(make -C "$ktree" -s)
 [ "$obj" = "$ktree" ] || kmake+=("O=$obj")
 # The same, not silent: the "  CC  file.o" lines tell whose warnings follow.
-kbuild=(make -C "$ktree")
+kbuild=(make -C "$ktree" V=0)
 [ "$obj" = "$ktree" ] || kbuild+=("O=$obj")
 
 # --- what to compile -------------------------------------------------
@@ -172,9 +176,12 @@ compile_all()
 		/^  (CC|AS)( \[M\])? +[^ ]+\.o$/ {
 			cur = $NF; gsub("/", "_", cur); next
 		}
-		cur != "" && /(warning|error):/ { print > (dir "/" cur ".raw") }
+		/(warning|error):/ {
+			print > (dir "/" (cur != "" ? cur : "unattributed") ".raw")
+		}
 	' "$tmp/$tag.log"
-	for o in "${objects[@]}"; do
+	objects_and_rest=("${objects[@]}" unattributed)
+	for o in "${objects_and_rest[@]}"; do
 		key=${o//\//_}
 		touch "$tmp/$tag/$key.raw"
 		sed -E -e "s|^$ktree/||" \
@@ -205,9 +212,16 @@ original()
 
 nobase=
 if [ ${#objects[@]} -gt 0 ]; then
-	# Baseline: every touched file back to its untouched content.
+	# Baseline: every touched file back to its untouched content, also
+	# those recorded but not asked for, e.g. a header FILES leaves out.
 	: >"$tmp/swap.list"
+	basefiles=$files
+	if [ -f "$ktree/.autofreeze-touched" ]; then
+		basefiles=$(printf '%s\n' "$files" |
+			cat - "$ktree/.autofreeze-touched" | awk 'NF && !seen[$0]++')
+	fi
 	while read -r f; do
+		[ -f "$ktree/$f" ] || continue
 		if original "$f" "$tmp/orig/$f"; then
 			if ! cmp -s "$tmp/orig/$f" "$ktree/$f"; then
 				echo "$f" >>"$tmp/swap.list"
@@ -215,7 +229,7 @@ if [ ${#objects[@]} -gt 0 ]; then
 		else
 			nobase="$nobase $f"
 		fi
-	done <<<"$files"
+	done <<<"$basefiles"
 	if [ -s "$tmp/swap.list" ]; then
 		echo "$prog: baseline: compiling ${#objects[@]} objects with the untouched sources"
 		while read -r f; do
@@ -277,6 +291,20 @@ for o in "${objects[@]}"; do
 		fi
 	fi
 done
+# Warnings before any "CC" line: no object to blame, still not to be lost.
+if [ ${#objects[@]} -gt 0 ]; then
+	if [ -f "$tmp/base/unattributed.warn" ]; then
+		comm -13 "$tmp/base/unattributed.warn" "$tmp/new/unattributed.warn"
+	else
+		cat "$tmp/new/unattributed.warn"
+	fi >"$tmp/unattributed.new"
+	if [ -s "$tmp/unattributed.new" ]; then
+		echo "NEW WARNINGS  (not attributable to one object)"
+		sed 's/^/    /' "$tmp/unattributed.new"
+		nwarn=$((nwarn + $(wc -l <"$tmp/unattributed.new")))
+		status=1
+	fi
+fi
 for h in ${headers[@]+"${headers[@]}"}; do
 	echo "HEADER        $h (not compiled by itself; the objects above include it)"
 done
