@@ -57,160 +57,150 @@ edit_new()
 	sed "$2" "$1" >"$1.t50" && mv -f "$1.t50" "$1"
 }
 
+# The snippets run in a subshell of this script: they see $v, $src,
+# $plain and $gitt.  Each is one && chain, so that any step can fail it
+# (set -e does not work inside test_expect_success).
+# shellcheck disable=SC2034 # used by the snippets
 run_version()
 {
 	local v=$1 src=$TOP/build/linux-source-$1
 	local plain=$TOP/build/t50-$1 gitt=$TOP/build/t50-$1-git
+	local o=$TRASH/o-$1
 
 	test_expect_success "$v: make vfs applies the series to a copy of the Debian tree (patch -p1)" '
-		set -e
-		copy_tree "'"$src"'" "'"$plain"'"
-		vmake vfs KTREE="'"$plain"'" >out 2>err
-		cat out err
-		grep -q "applied the Linux '"$v"' VFS series" out
-		test ! -s err
-		grep -q "\bFS_AUTOFREEZE\b" "'"$plain"'/include/linux/fs.h"
-		grep -q "fs_suspend_freeze()" "'"$plain"'/kernel/power/process.c"
-		grep -q "fs_suspend_thaw()" "'"$plain"'/kernel/power/process.c"
-		series_files '"$v"' >want
-		sort "'"$plain"'/.autofreeze-touched" >have
-		test_cmp want have
+		copy_tree "$src" "$plain" &&
+		vmake vfs KTREE="$plain" >out 2>err &&
+		cat out err &&
+		grep -q "applied the Linux $v VFS series" out &&
+		test ! -s err &&
+		grep -q "\bFS_AUTOFREEZE\b" "$plain/include/linux/fs.h" &&
+		grep -q "fs_suspend_freeze()" "$plain/kernel/power/process.c" &&
+		grep -q "fs_suspend_thaw()" "$plain/kernel/power/process.c" &&
+		series_files "$v" >want &&
+		sort "$plain/.autofreeze-touched" >have &&
+		test_cmp want have &&
 		for f in $(cat want); do
-			cmp "'"$src"'/$f" "'"$plain"'/.autofreeze-orig/$f"
+			cmp "$src/$f" "$plain/.autofreeze-orig/$f" || exit 1
 		done
 	'
 
 	test_expect_success "$v: the Debian tree itself is left untouched" '
-		! grep -q "\bFS_AUTOFREEZE\b" "'"$src"'/include/linux/fs.h" &&
-		! grep -q fs_suspend "'"$src"'/kernel/power/process.c" &&
-		test ! -e "'"$src"'/.autofreeze-touched"
+		! grep -q "\bFS_AUTOFREEZE\b" "$src/include/linux/fs.h" &&
+		! grep -q fs_suspend "$src/kernel/power/process.c" &&
+		test ! -e "$src/.autofreeze-touched"
 	'
 
 	test_expect_success "$v: every touched object compiles with no new warning (make build-check)" '
-		set -e
-		nobj=$(series_files '"$v"' | grep -c "\.c$")
-		vmake build-check KTREE="'"$plain"'" O="'"$TRASH"'/o-'"$v"'" >out 2>&1
-		cat out
-		test "$(grep -c "^OK " out)" -eq "$nobj"
-		! grep -E "^(FAIL|NEW WARNINGS) " out
-		grep -q "^build-check.sh: $nobj objects, 0 new warnings, passed$" out
-		for h in $(series_files '"$v"' | grep "\.h$"); do
-			grep -q "^HEADER  *$h " out
+		nobj=$(series_files "$v" | grep -c "\.c$") &&
+		vmake build-check KTREE="$plain" O="$o" >out 2>&1 &&
+		cat out &&
+		test "$(grep -c "^OK " out)" -eq "$nobj" &&
+		! grep -E "^(FAIL|NEW WARNINGS) " out &&
+		grep -q "^build-check.sh: $nobj objects, 0 new warnings, passed$" out &&
+		for h in $(series_files "$v" | grep "\.h$"); do
+			grep -q "^HEADER  *$h " out || exit 1
 		done
 	'
 
 	test_expect_success "$v: build-check reports a new warning, a failed compile, and passes again" '
-		set -e
-		t="'"$plain"'/fs/super.c"
-		cp -p "$t" super.c.patched
-		edit_new "$t" "/^int freeze_super(/,/^{/s/^{/{\n\tint t50_unused;/"
-		grep -q t50_unused "$t"
-		rc=0
-		vmake build-check KTREE="'"$plain"'" O="'"$TRASH"'/o-'"$v"'" \
-			FILES=fs/super.c >out 2>&1 || rc=$?
-		cat out
-		test $rc -ne 0
-		grep -q "^NEW WARNINGS  fs/super.o$" out
-		grep -q "t50_unused" out
-		edit_new "$t" "s/int t50_unused;/int t50_unused = ;/"
-		rc=0
-		vmake build-check KTREE="'"$plain"'" O="'"$TRASH"'/o-'"$v"'" \
-			FILES=fs/super.c >out 2>&1 || rc=$?
-		cat out
-		test $rc -ne 0
-		grep -q "^FAIL          fs/super.o$" out
-		cp -p super.c.patched super.c.new && mv -f super.c.new "$t"
-		vmake build-check KTREE="'"$plain"'" O="'"$TRASH"'/o-'"$v"'" \
-			FILES=fs/super.c >out 2>&1
-		grep -q "^OK            fs/super.o" out
-		cmp super.c.patched "$t"
-		test_exit_code 2 env KTREE="'"$plain"'" KCONFIG=no-such-thing \
-			"$TOP"/scripts/build-check.sh 2>err
-		test "$(wc -l <err)" -eq 1
+		t=$plain/fs/super.c &&
+		cp -p "$t" super.c.patched &&
+		edit_new "$t" "/^int freeze_super(/,/^{/s/^{/{\n\tint t50_unused;/" &&
+		grep -q t50_unused "$t" &&
+		test_must_fail vmake build-check KTREE="$plain" O="$o" \
+			FILES=fs/super.c >out 2>&1 &&
+		cat out &&
+		grep -q "^NEW WARNINGS  fs/super.o$" out &&
+		grep -q "^    fs/super.c: warning: unused variable .t50_unused." out &&
+		grep -q "^build-check.sh: 1 objects, 1 new warnings, FAILED$" out &&
+		edit_new "$t" "s/int t50_unused;/int t50_unused = ;/" &&
+		test_must_fail vmake build-check KTREE="$plain" O="$o" \
+			FILES=fs/super.c >out 2>&1 &&
+		cat out &&
+		grep -q "^FAIL          fs/super.o$" out &&
+		cp -p super.c.patched super.c.new && mv -f super.c.new "$t" &&
+		vmake build-check KTREE="$plain" O="$o" FILES=fs/super.c >out 2>&1 &&
+		cat out &&
+		grep -q "^OK            fs/super.o" out &&
+		cmp super.c.patched "$t" &&
+		test_exit_code 2 env KTREE="$plain" KCONFIG=no-such-thing \
+			"$TOP"/scripts/build-check.sh 2>err &&
+		test "$(wc -l <err)" -eq 1 &&
 		grep -q "^build-check.sh: KCONFIG=no-such-thing" err
 	'
 
 	test_expect_success "$v: make vfs on the patched tree is a no-op" '
-		set -e
-		files=$(series_files '"$v"')
-		sums "'"$plain"'" $files .autofreeze-touched >before
-		vmake vfs KTREE="'"$plain"'" >out 2>err
-		cat out err
-		grep -q "already has the Linux '"$v"' VFS series, nothing to do" out
-		test ! -s err
-		sums "'"$plain"'" $files .autofreeze-touched >after
+		files=$(series_files "$v") &&
+		sums "$plain" $files .autofreeze-touched >before &&
+		vmake vfs KTREE="$plain" >out 2>err &&
+		cat out err &&
+		grep -q "already has the Linux $v VFS series, nothing to do" out &&
+		test ! -s err &&
+		sums "$plain" $files .autofreeze-touched >after &&
 		test_cmp before after
 	'
 
 	test_expect_success "$v: make vfs applies the series with git am to a git copy" '
-		set -e
-		git_tree "'"$src"'" "'"$gitt"'"
-		base=$(git -C "'"$gitt"'" rev-parse HEAD)
-		vmake vfs KTREE="'"$gitt"'" >out 2>err
-		cat out err
-		grep -q "(git am, " out
+		git_tree "$src" "$gitt" &&
+		base=$(git -C "$gitt" rev-parse HEAD) &&
+		vmake vfs KTREE="$gitt" >out 2>err &&
+		cat out err &&
+		grep -q "(git am, " out &&
 		sed -n "s/^Subject: \[PATCH [0-9]*\/[0-9]*\] //p" \
-			"$TOP"/patches/linux-'"$v"'/00*.patch | grep -v "^vfs: provide" >want
-		git -C "'"$gitt"'" log --reverse --format=%s "$base..HEAD" >have
-		# format-patch folds long subjects; compare the first lines
-		cut -c1-40 want >want40
-		cut -c1-40 have >have40
-		test_cmp want40 have40
-		test -z "$(git -C "'"$gitt"'" status --porcelain)"
-		# the same result as patch -p1
-		for f in $(series_files '"$v"'); do
-			cmp "'"$plain"'/$f" "'"$gitt"'/$f"
+			"$TOP"/patches/linux-"$v"/00*.patch |
+			grep -v "^vfs: provide" | cut -c1-40 >want &&
+		git -C "$gitt" log --reverse --format=%s "$base..HEAD" |
+			cut -c1-40 >have &&
+		test_cmp want have &&
+		test -z "$(git -C "$gitt" status --porcelain)" &&
+		for f in $(series_files "$v"); do
+			cmp "$plain/$f" "$gitt/$f" || exit 1
 		done
 	'
 
 	test_expect_success "$v: make vfs on the patched git tree is a no-op" '
-		set -e
-		head=$(git -C "'"$gitt"'" rev-parse HEAD)
-		vmake vfs KTREE="'"$gitt"'" >out
-		grep -q "nothing to do" out
-		test "$(git -C "'"$gitt"'" rev-parse HEAD)" = "$head"
+		head=$(git -C "$gitt" rev-parse HEAD) &&
+		vmake vfs KTREE="$gitt" >out &&
+		grep -q "nothing to do" out &&
+		test "$(git -C "$gitt" rev-parse HEAD)" = "$head"
 	'
 
 	test_expect_success "$v: a series that does not apply leaves the tree as it was" '
-		set -e
-		# a small tree: the Makefile and the files the series touches,
-		# with a local change where the last patch hooks the PM core
-		mkdir mini-'"$v"'
-		(cd "'"$src"'" && cp --parents Makefile $(series_files '"$v"') \
-			"'"$TRASH"'/mini-'"$v"'/")
-		edit_new mini-'"$v"'/kernel/power/process.c \
-			"s/__usermodehelper_set_disable_depth(UMH_DISABLED);/& \/* local *\//"
-		cp -a mini-'"$v"' mini-'"$v"'-git
-		git -C mini-'"$v"'-git init -q
-		git -C mini-'"$v"'-git add -f -A
-		git -C mini-'"$v"'-git -c user.name=t50 -c user.email=t50@localhost \
-			commit -q -m base
-		(cd mini-'"$v"' && find . -type f | sort | xargs md5sum) >before
-		rc=0
-		"$TOP"/scripts/vfs.sh mini-'"$v"' 2>err || rc=$?
-		cat err
-		test $rc -eq 1
-		test "$(wc -l <err)" -eq 1
-		grep -q "does not apply" err
-		(cd mini-'"$v"' && find . -type f | sort | xargs md5sum) >after
-		test_cmp before after
-		head=$(git -C mini-'"$v"'-git rev-parse HEAD)
-		rc=0
-		"$TOP"/scripts/vfs.sh mini-'"$v"'-git 2>err || rc=$?
-		cat err
-		test $rc -eq 1
-		test "$(wc -l <err)" -eq 1
-		test "$(git -C mini-'"$v"'-git rev-parse HEAD)" = "$head"
-		test -z "$(git -C mini-'"$v"'-git status --porcelain)"
-		test ! -d "$(git -C mini-'"$v"'-git rev-parse --git-path rebase-apply)"
+		m=mini-$v &&
+		mkdir "$m" &&
+		(cd "$src" && cp --parents Makefile $(series_files "$v") "$TRASH/$m/") &&
+		edit_new "$m/kernel/power/process.c" \
+			"s/__usermodehelper_set_disable_depth(UMH_DISABLED);/& \/* local *\//" &&
+		grep -q "/\* local \*/" "$m/kernel/power/process.c" &&
+		cp -a "$m" "$m-git" &&
+		git -C "$m-git" init -q &&
+		git -C "$m-git" add -f -A &&
+		git -C "$m-git" -c user.name=t50 -c user.email=t50@localhost \
+			commit -q -m base &&
+		(cd "$m" && find . -type f | sort | xargs md5sum) >before &&
+		test_exit_code 1 "$TOP"/scripts/vfs.sh "$m" 2>err &&
+		cat err &&
+		test "$(wc -l <err)" -eq 1 &&
+		grep -Eq "^vfs.sh: 000(2|7)-.* does not apply" err &&
+		(cd "$m" && find . -type f | sort | xargs md5sum) >after &&
+		test_cmp before after &&
+		head=$(git -C "$m-git" rev-parse HEAD) &&
+		test_exit_code 1 "$TOP"/scripts/vfs.sh "$m-git" 2>err &&
+		cat err &&
+		test "$(wc -l <err)" -eq 1 &&
+		grep -q "^vfs.sh: patch 000[27] of the Linux $v series does not apply" err &&
+		test "$(git -C "$m-git" rev-parse HEAD)" = "$head" &&
+		test -z "$(git -C "$m-git" status --porcelain)" &&
+		test ! -d "$(git -C "$m-git" rev-parse --git-path rebase-apply)"
 	'
 
 	test_expect_success "$v: clean up the scratch trees" '
-		rm -rf "'"$plain"'" "'"$gitt"'" "'"$TRASH"'/o-'"$v"'"
+		rm -rf "$plain" "$gitt" "$o"
 	'
 }
 
-for v in 6.1 6.12; do
+# T50_VERSIONS="6.1" runs one version only (while working on it).
+for v in ${T50_VERSIONS:-6.1 6.12}; do
 	if test_have_prereq "KTREE_${v/./_}"; then
 		run_version "$v"
 	else
@@ -220,46 +210,44 @@ for v in 6.1 6.12; do
 done
 
 test_expect_success "make vfs refuses a version without a series: exit 2, one line" '
-	set -e
-	mkdir -p fake-4.9/include/linux fake-4.9/kernel/power
-	printf "VERSION = 4\nPATCHLEVEL = 9\nSUBLEVEL = 0\n" >fake-4.9/Makefile
-	: >fake-4.9/include/linux/fs.h
-	: >fake-4.9/kernel/power/process.c
-	test_exit_code 2 "$TOP"/scripts/vfs.sh fake-4.9 >out 2>err
-	cat err
-	test "$(wc -l <err)" -eq 1
-	test ! -s out
-	grep -q "^vfs.sh: no VFS series for Linux 4.9" err
-	test_exit_code 2 vmake vfs KTREE="$TRASH/fake-4.9" 2>err
+	mkdir -p fake-4.9/include/linux fake-4.9/kernel/power &&
+	printf "VERSION = 4\nPATCHLEVEL = 9\nSUBLEVEL = 0\n" >fake-4.9/Makefile &&
+	: >fake-4.9/include/linux/fs.h &&
+	: >fake-4.9/kernel/power/process.c &&
+	test_exit_code 2 "$TOP"/scripts/vfs.sh fake-4.9 >out 2>err &&
+	cat err &&
+	test "$(wc -l <err)" -eq 1 &&
+	test ! -s out &&
+	grep -q "^vfs.sh: no VFS series for Linux 4.9" err &&
+	test_exit_code 2 vmake vfs KTREE="$TRASH/fake-4.9" 2>err &&
 	test "$(grep -c "^vfs.sh: " err)" -eq 1
 '
 
 test_expect_success "make vfs refuses a missing KTREE and a non-kernel directory: exit 2, one line" '
-	set -e
-	test_exit_code 2 "$TOP"/scripts/vfs.sh "$TRASH/no-such-tree" 2>err
-	cat err
-	test "$(wc -l <err)" -eq 1
-	grep -q "^vfs.sh: .*no-such-tree: no such directory" err
-	test_exit_code 2 vmake vfs KTREE="$TRASH/no-such-tree" 2>err
-	test "$(grep -c "^vfs.sh: " err)" -eq 1
-	mkdir not-a-kernel
-	echo "all:" >not-a-kernel/Makefile
-	test_exit_code 2 "$TOP"/scripts/vfs.sh not-a-kernel 2>err
-	cat err
-	test "$(wc -l <err)" -eq 1
-	grep -q "^vfs.sh: .*not a kernel tree" err
-	test_exit_code 2 env KTREE= "$TOP"/scripts/vfs.sh 2>err
+	test_exit_code 2 "$TOP"/scripts/vfs.sh "$TRASH/no-such-tree" 2>err &&
+	cat err &&
+	test "$(wc -l <err)" -eq 1 &&
+	grep -q "^vfs.sh: .*no-such-tree: no such directory" err &&
+	test_exit_code 2 vmake vfs KTREE="$TRASH/no-such-tree" 2>err &&
+	test "$(grep -c "^vfs.sh: " err)" -eq 1 &&
+	mkdir not-a-kernel &&
+	echo "all:" >not-a-kernel/Makefile &&
+	test_exit_code 2 "$TOP"/scripts/vfs.sh not-a-kernel 2>err &&
+	cat err &&
+	test "$(wc -l <err)" -eq 1 &&
+	grep -q "^vfs.sh: .*not a kernel tree" err &&
+	test_exit_code 2 env KTREE= "$TOP"/scripts/vfs.sh 2>err &&
+	test "$(wc -l <err)" -eq 1 &&
 	grep -q "^vfs.sh: no kernel tree given" err
 '
 
 test_expect_success "make build-check refuses bad input: exit 2, one line" '
-	set -e
-	test_exit_code 2 env KTREE="$TRASH/no-such-tree" "$TOP"/scripts/build-check.sh 2>err
-	cat err
-	test "$(wc -l <err)" -eq 1
-	grep -q "^build-check.sh: " err
-	test_exit_code 2 env KTREE="$TRASH" "$TOP"/scripts/build-check.sh 2>err
-	test "$(wc -l <err)" -eq 1
+	test_exit_code 2 env KTREE="$TRASH/no-such-tree" "$TOP"/scripts/build-check.sh 2>err &&
+	cat err &&
+	test "$(wc -l <err)" -eq 1 &&
+	grep -q "^build-check.sh: " err &&
+	test_exit_code 2 env KTREE="$TRASH" "$TOP"/scripts/build-check.sh 2>err &&
+	test "$(wc -l <err)" -eq 1 &&
 	grep -q "not a kernel tree" err
 '
 
