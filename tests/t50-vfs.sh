@@ -37,6 +37,15 @@ series_files()
 	sed -n 's|^+++ b/||p' "$TOP"/patches/linux-"$1"/0*.patch | sort -u
 }
 
+# subject PATCH: the subject of a format-patch file, unfolded, without
+# its [PATCH n/m] prefix.
+subject()
+{
+	awk '/^Subject: / { s = $0; while ((getline l) > 0 && l ~ /^[ \t]/) s = s l
+		sub(/^Subject: \[PATCH[^]]*\] */, "", s); gsub(/[ \t]+/, " ", s)
+		print s; exit }' "$1"
+}
+
 # sums DIR FILE...: checksums of the given files of DIR.
 sums()
 {
@@ -146,11 +155,10 @@ run_version()
 		vmake vfs KTREE="$gitt" >out 2>err &&
 		cat out err &&
 		grep -q "(git am, " out &&
-		sed -n "s/^Subject: \[PATCH [0-9]*\/[0-9]*\] //p" \
-			"$TOP"/patches/linux-"$v"/00*.patch |
-			grep -v "^vfs: provide" | cut -c1-40 >want &&
-		git -C "$gitt" log --reverse --format=%s "$base..HEAD" |
-			cut -c1-40 >have &&
+		for p in "$TOP"/patches/linux-"$v"/000[1-9]-*.patch; do
+			subject "$p" || exit 1
+		done >want &&
+		git -C "$gitt" log --reverse --format=%s "$base..HEAD" >have &&
 		test_cmp want have &&
 		test -z "$(git -C "$gitt" status --porcelain)" &&
 		for f in $(series_files "$v"); do
