@@ -1,0 +1,19 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The core VFS series (patches/linux-<version>/) and the compile check.
+#   make vfs KTREE=<tree>
+#   make build-check KTREE=<tree> [O=<dir>] [FILES="..."] [KCONFIG=allmodconfig] [J=n]
+
+KCONFIG ?= allmodconfig
+J       ?= $(shell nproc)
+
+## vfs: apply the core VFS series (FS_AUTOFREEZE, suspend-time freeze) matching KTREE's version
+.PHONY: vfs
+vfs:
+	@$(TOP)/scripts/vfs.sh "$(KTREE)"
+
+## build-check: compile every object make vfs/apply touched in KTREE, report failures and new warnings
+.PHONY: build-check
+build-check:
+	@KTREE="$(KTREE)" O="$(O)" FILES="$(FILES)" KCONFIG="$(KCONFIG)" J="$(J)" \
+		$(TOP)/scripts/build-check.sh

@@ -1,0 +1,316 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# build-check.sh: compile the objects whose sources autofreeze changed in
+# a kernel tree and report, per object, OK / FAIL / NEW WARNINGS, where a
+# new warning is one the untouched source does not give.
+#
+#   KTREE=<tree> [O=<build dir>] [FILES="a.c b.h ..."] [KCONFIG=allmodconfig]
+#   [J=<jobs>] build-check.sh
+#
+# FILES defaults to the list in $KTREE/.autofreeze-touched (vfs.sh and the
+# other tools append to it).  KCONFIG is a `make *config` target or the
+# path to a .config; the tree is configured once per KCONFIG (with
+# CONFIG_WERROR turned off, so that a new warning is not an error) and
+# then `make prepare` is run.  Headers are not compiled by themselves, but the
+# objects are compiled against them, and so is the baseline.
+#
+# The baseline is the untouched content of the touched files (all those in
+# .autofreeze-touched, also when FILES names only some): the copy in
+# $KTREE/.autofreeze-orig/ (saved by vfs.sh), else `git show HEAD:<file>`
+# in a git tree.  For the baseline build those files are put back in the
+# tree for a moment and restored afterwards (also when interrupted).
+# Warnings are compared with line and column numbers removed.
+#
+# Exit status: 0 everything compiled without new warnings, 1 a failure or
+# a new warning, 2 bad input.
+
+set -eu
+prog=build-check.sh
+export LC_ALL=C
+# Called from make, MAKEFLAGS would hand the kernel build our -s, V=, O=,
+# FILES= and jobserver; the kernel build gets exactly what is given below.
+unset MAKEFLAGS MFLAGS MAKEOVERRIDES MAKELEVEL KBUILD_VERBOSE
+
+die()
+{
+	echo "$prog: $*" >&2
+	exit 2
+}
+
+ktree=${KTREE:-}
+[ -n "$ktree" ] || die "no kernel tree given (set KTREE)"
+[ -d "$ktree" ] || die "KTREE $ktree: no such directory"
+ktree=$(cd "$ktree" && pwd -P)
+grep -q '^VERSION *=' "$ktree/Makefile" 2>/dev/null &&
+	[ -d "$ktree/scripts/kconfig" ] ||
+	die "KTREE $ktree: not a kernel tree"
+
+kconfig=${KCONFIG:-allmodconfig}
+jobs=${J:-$(nproc)}
+case $jobs in
+'' | *[!0-9]* | 0) die "J=$jobs: not a number of jobs" ;;
+esac
+
+if [ -n "${O:-}" ]; then
+	mkdir -p "$O" || die "O=$O: cannot create it"
+	obj=$(cd "$O" && pwd -P)
+else
+	obj=$ktree
+fi
+kmake=(make -C "$ktree" -s)
+[ "$obj" = "$ktree" ] || kmake+=("O=$obj")
+# The same, not silent: the "  CC  file.o" lines tell whose warnings follow.
+kbuild=(make -C "$ktree" V=0)
+[ "$obj" = "$ktree" ] || kbuild+=("O=$obj")
+
+# --- what to compile -------------------------------------------------
+if [ -n "${FILES:-}" ]; then
+	files=$FILES
+elif [ -f "$ktree/.autofreeze-touched" ]; then
+	files=$(cat "$ktree/.autofreeze-touched")
+else
+	die "no FILES given and $ktree/.autofreeze-touched does not exist (run make vfs or make apply first)"
+fi
+# shellcheck disable=SC2086 # one path per word
+files=$(printf '%s\n' $files | sed 's|^\./||' | awk 'NF && !seen[$0]++')
+[ -n "$files" ] || die "no files to check"
+while read -r f; do
+	[ -f "$ktree/$f" ] || die "$f: no such file in $ktree"
+done <<<"$files"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/build-check.XXXXXX")
+
+# replace SRC DEST: a new DEST with SRC's content and times.  Never write
+# into DEST itself: it may be hard-linked to another tree.
+replace()
+{
+	cp -p "$1" "$2.autofreeze-tmp" && mv -f "$2.autofreeze-tmp" "$2"
+}
+swapped=
+restore()
+{
+	# Put the touched files back after the baseline build.
+	local f
+	[ -n "$swapped" ] || return 0
+	while read -r f; do
+		[ -n "$f" ] || continue
+		replace "$tmp/touched/$f" "$ktree/$f"
+	done <"$tmp/swap.list"
+	swapped=
+}
+cleanup()
+{
+	restore
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM HUP
+
+# --- configure once per KCONFIG, then prepare --------------------------
+if [ -f "$kconfig" ]; then
+	stamp="file $(md5sum <"$kconfig" | cut -d' ' -f1) -WERROR"
+else
+	case $kconfig in
+	*config) stamp="target $kconfig -WERROR" ;;
+	*) die "KCONFIG=$kconfig: neither a make *config target nor a file" ;;
+	esac
+fi
+if [ ! -f "$obj/.config" ] ||
+   [ "$(cat "$obj/.autofreeze-kconfig" 2>/dev/null)" != "$stamp" ]; then
+	echo "$prog: configuring $obj ($kconfig)"
+	rm -f "$obj/.autofreeze-kconfig"
+	# CONFIG_WERROR (on in allmodconfig) would turn every new warning
+	# into a failure; it is turned off so that the two can be told apart.
+	{
+		if [ -f "$kconfig" ]; then
+			cp "$kconfig" "$obj/.config"
+		else
+			"${kmake[@]}" "$kconfig"
+		fi &&
+		"$ktree/scripts/config" --file "$obj/.config" --disable WERROR &&
+		"${kmake[@]}" olddefconfig
+	} >"$tmp/config.log" 2>&1 || {
+		tail -n 5 "$tmp/config.log" >&2
+		echo "$prog: make $kconfig failed in $ktree" >&2
+		exit 1
+	}
+	echo "$stamp" >"$obj/.autofreeze-kconfig"
+fi
+echo "$prog: make prepare"
+"${kmake[@]}" -j"$jobs" prepare >"$tmp/prepare.log" 2>&1 || {
+	tail -n 10 "$tmp/prepare.log" >&2
+	echo "$prog: make prepare failed in $ktree" >&2
+	exit 1
+}
+
+# --- the objects -------------------------------------------------------
+objects=()
+headers=()
+others=()
+while read -r f; do
+	case $f in
+	*.c | *.S) objects+=("${f%.*}.o") ;;
+	*.h) headers+=("$f") ;;
+	*) others+=("$f") ;;
+	esac
+done <<<"$files"
+
+# compile_all TAG: build every object afresh in one parallel make (separate
+# makes would race on kbuild's generated files), keep going past failures.
+# Output is synchronised per target, so each object's warnings follow its
+# "  CC  <object>" line; they go, normalised, to $tmp/TAG/<object>.warn.
+# An object that is missing afterwards failed.
+compile_all()
+{
+	local tag=$1 o key
+	mkdir -p "$tmp/$tag"
+	for o in "${objects[@]}"; do
+		rm -f "$obj/$o"
+	done
+	"${kbuild[@]}" -k -j"$jobs" --output-sync=target "${objects[@]}" \
+		>"$tmp/$tag.log" 2>&1 || true
+	# "file:12:34: warning: ..." -> "file: warning: ...", and objtool's
+	# "file.o: warning: objtool: func+0x1f: ..." -> "...func: ..."
+	awk -v dir="$tmp/$tag" '
+		/^  (CC|AS)( \[M\])? +[^ ]+\.o$/ {
+			cur = $NF; gsub("/", "_", cur); next
+		}
+		/(warning|error):/ {
+			print > (dir "/" (cur != "" ? cur : "unattributed") ".raw")
+		}
+	' "$tmp/$tag.log"
+	objects_and_rest=("${objects[@]}" unattributed)
+	for o in "${objects_and_rest[@]}"; do
+		key=${o//\//_}
+		touch "$tmp/$tag/$key.raw"
+		sed -E -e "s|^$ktree/||" \
+			-e 's/:[0-9]+:[0-9]+:/:/; s/:[0-9]+:/:/; s/\+0x[0-9a-f]+//g' \
+			"$tmp/$tag/$key.raw" | sort -u >"$tmp/$tag/$key.warn"
+		if [ -f "$obj/$o" ]; then
+			echo 0 >"$tmp/$tag/$key.rc"
+		else
+			echo 1 >"$tmp/$tag/$key.rc"
+		fi
+	done
+}
+
+# The untouched content of a touched file, into $2; false when unknown.
+original()
+{
+	local f=$1 dest=$2
+	mkdir -p "$(dirname "$dest")"
+	if [ -f "$ktree/.autofreeze-orig/$f" ]; then
+		cp -p "$ktree/.autofreeze-orig/$f" "$dest"
+	elif git -C "$ktree" rev-parse --show-toplevel >/dev/null 2>&1 &&
+	     git -C "$ktree" cat-file -e "HEAD:$f" 2>/dev/null; then
+		git -C "$ktree" show "HEAD:$f" >"$dest"
+	else
+		return 1
+	fi
+}
+
+nobase=
+if [ ${#objects[@]} -gt 0 ]; then
+	# Baseline: every touched file back to its untouched content, also
+	# those recorded but not asked for, e.g. a header FILES leaves out.
+	: >"$tmp/swap.list"
+	basefiles=$files
+	if [ -f "$ktree/.autofreeze-touched" ]; then
+		basefiles=$(printf '%s\n' "$files" |
+			cat - "$ktree/.autofreeze-touched" | awk 'NF && !seen[$0]++')
+	fi
+	while read -r f; do
+		[ -f "$ktree/$f" ] || continue
+		if original "$f" "$tmp/orig/$f"; then
+			if ! cmp -s "$tmp/orig/$f" "$ktree/$f"; then
+				echo "$f" >>"$tmp/swap.list"
+			fi
+		else
+			nobase="$nobase $f"
+		fi
+	done <<<"$basefiles"
+	if [ -s "$tmp/swap.list" ]; then
+		echo "$prog: baseline: compiling ${#objects[@]} objects with the untouched sources"
+		while read -r f; do
+			mkdir -p "$tmp/touched/$(dirname "$f")"
+			cp -p "$ktree/$f" "$tmp/touched/$f"
+		done <"$tmp/swap.list"
+		swapped=1
+		while read -r f; do
+			replace "$tmp/orig/$f" "$ktree/$f"
+		done <"$tmp/swap.list"
+		compile_all base
+		restore
+	fi
+	echo "$prog: compiling ${#objects[@]} objects (J=$jobs)"
+	compile_all new
+	if [ ! -s "$tmp/swap.list" ]; then
+		# Nothing differs from the untouched content: it is the baseline.
+		cp -r "$tmp/new" "$tmp/base"
+	fi
+	# An object whose own source has no untouched copy has no baseline.
+	for f in $nobase; do
+		case $f in
+		*.c | *.S) o=${f%.*}.o; rm -f "$tmp/base/${o//\//_}.warn" ;;
+		esac
+	done
+fi
+
+# --- report ------------------------------------------------------------
+status=0
+nobj=0
+nwarn=0
+for o in "${objects[@]}"; do
+	nobj=$((nobj + 1))
+	key=${o//\//_}
+	rc=$(cat "$tmp/new/$key.rc")
+	if [ -f "$tmp/base/$key.warn" ]; then
+		comm -13 "$tmp/base/$key.warn" "$tmp/new/$key.warn" >"$tmp/$key.new"
+	else
+		cp "$tmp/new/$key.warn" "$tmp/$key.new"
+	fi
+	if [ "$rc" -ne 0 ]; then
+		echo "FAIL          $o"
+		{
+			grep -E 'error:' "$tmp/new/$key.raw"
+			grep -F "$o" "$tmp/new.log" | grep -E 'No rule|Error [0-9]'
+		} | head -n 10 | sed 's/^/    /'
+		status=1
+	elif [ -s "$tmp/$key.new" ]; then
+		echo "NEW WARNINGS  $o"
+		sed 's/^/    /' "$tmp/$key.new"
+		nwarn=$((nwarn + $(wc -l <"$tmp/$key.new")))
+		status=1
+	else
+		old=$(wc -l <"$tmp/new/$key.warn")
+		if [ "$old" -gt 0 ]; then
+			echo "OK            $o ($old warnings, none new)"
+		else
+			echo "OK            $o"
+		fi
+	fi
+done
+# Warnings before any "CC" line: no object to blame, still not to be lost.
+if [ ${#objects[@]} -gt 0 ]; then
+	if [ -f "$tmp/base/unattributed.warn" ]; then
+		comm -13 "$tmp/base/unattributed.warn" "$tmp/new/unattributed.warn"
+	else
+		cat "$tmp/new/unattributed.warn"
+	fi >"$tmp/unattributed.new"
+	if [ -s "$tmp/unattributed.new" ]; then
+		echo "NEW WARNINGS  (not attributable to one object)"
+		sed 's/^/    /' "$tmp/unattributed.new"
+		nwarn=$((nwarn + $(wc -l <"$tmp/unattributed.new")))
+		status=1
+	fi
+fi
+for h in ${headers[@]+"${headers[@]}"}; do
+	echo "HEADER        $h (not compiled by itself; the objects above include it)"
+done
+for x in ${others[@]+"${others[@]}"}; do
+	echo "SKIPPED       $x (not a C source or header)"
+done
+[ -z "$nobase" ] || echo "$prog: no untouched copy of:$nobase; every warning of their objects counts as new"
+echo "$prog: $nobj objects, $nwarn new warnings, $([ $status -eq 0 ] && echo passed || echo FAILED)"
+exit $status

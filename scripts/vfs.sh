@@ -1,0 +1,188 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# vfs.sh: apply the core VFS series (FS_AUTOFREEZE, kernel freeze/thaw of
+# filesystems on suspend) that matches the kernel tree's version.
+#
+#   vfs.sh [KTREE]            (default: $KTREE)
+#
+# The series is patches/linux-<VERSION>.<PATCHLEVEL>/*.patch.  In the top
+# of a git work tree it is applied with `git am` (one commit per patch),
+# elsewhere with `patch -p1`.  All or nothing: when a patch fails the tree
+# is left as it was.  A tree that already has the series is left alone.
+#
+# After a successful run the tree holds:
+#   .autofreeze-touched  every file changed, one per line (appended to;
+#                        other autofreeze tools append to it as well)
+#   .autofreeze-orig/    the content of each such file before its first
+#                        change, the baseline build-check.sh compares to
+#
+# Exit status: 0 applied or nothing to do, 1 the series does not apply,
+# 2 bad input (no kernel tree, a version without a series).
+
+set -eu
+prog=vfs.sh
+TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
+
+die()
+{
+	echo "$prog: $*" >&2
+	exit 2
+}
+
+fail()
+{
+	echo "$prog: $*" >&2
+	exit 1
+}
+
+ktree=${1:-${KTREE:-}}
+[ -n "$ktree" ] || die "no kernel tree given (set KTREE)"
+[ -d "$ktree" ] || die "KTREE $ktree: no such directory"
+ktree=$(cd "$ktree" && pwd -P)
+
+mkvar()
+{
+	sed -n "s/^$1[[:space:]]*=[[:space:]]*\([0-9][0-9]*\)[[:space:]]*$/\1/p" \
+		"$ktree/Makefile" | head -n 1
+}
+
+[ -f "$ktree/Makefile" ] || die "KTREE $ktree: not a kernel tree (no Makefile)"
+version=$(mkvar VERSION)
+patchlevel=$(mkvar PATCHLEVEL)
+[ -n "$version" ] && [ -n "$patchlevel" ] ||
+	die "KTREE $ktree: not a kernel tree (no VERSION/PATCHLEVEL in its Makefile)"
+kver=$version.$patchlevel
+
+series=$TOP/patches/linux-$kver
+patches=()
+if [ -d "$series" ]; then
+	for p in "$series"/[0-9][0-9][0-9][0-9]-*.patch; do
+		[ -f "$p" ] || continue
+		case ${p##*/} in
+		0000-*) ;;	# the cover letter
+		*) patches+=("$p") ;;
+		esac
+	done
+fi
+if [ ${#patches[@]} -eq 0 ]; then
+	have=$(cd "$TOP/patches" 2>/dev/null && ls -d linux-* 2>/dev/null |
+		sed 's/^linux-//' | sort -V | tr "\n" " " | sed "s/ $//")
+	die "no VFS series for Linux $kver in $ktree (series exist for: ${have:-none})"
+fi
+[ -f "$ktree/include/linux/fs.h" ] && [ -f "$ktree/kernel/power/process.c" ] ||
+	die "KTREE $ktree: not a kernel tree (no include/linux/fs.h or kernel/power/process.c)"
+
+# The files the series touches, in the order they first appear.
+touched=$(sed -n 's|^+++ b/||p' "${patches[@]}" | awk '!seen[$0]++')
+
+# Already applied?  The series adds FS_AUTOFREEZE to fs.h and its last
+# patch hooks the PM core; when that patch reverse-applies, the series is
+# in.  A tree with the marker but not our hook has something else in it.
+last=${patches[${#patches[@]} - 1]}
+if grep -q '\bFS_AUTOFREEZE\b' "$ktree/include/linux/fs.h"; then
+	if patch -d "$ktree" -p1 -R --dry-run -s -f <"$last" >/dev/null 2>&1; then
+		echo "$prog: $ktree already has the Linux $kver VFS series, nothing to do"
+		exit 0
+	fi
+	fail "$ktree defines FS_AUTOFREEZE already, but not as the Linux $kver series does; not applying"
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/vfs.XXXXXX")
+am_running=
+cleanup()
+{
+	# Interrupted in the middle of git am: undo what it did so far.
+	[ -z "$am_running" ] || git -C "$ktree" am --abort >/dev/null 2>&1 || true
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# Save the baseline before changing anything: the first saved copy wins,
+# so a file touched by several tools keeps its untouched content.
+save_originals()
+{
+	local f
+	while read -r f; do
+		[ -n "$f" ] && [ -f "$ktree/$f" ] || continue
+		mkdir -p "$tmp/orig/$(dirname "$f")"
+		cp -p "$ktree/$f" "$tmp/orig/$f"
+	done <<<"$touched"
+}
+
+# Make the record in the tree; called only once the series is in.
+record()
+{
+	local f
+	mkdir -p "$ktree/.autofreeze-orig"
+	if [ -d "$tmp/orig" ]; then
+		(cd "$tmp/orig" && find . -type f | sed 's|^\./||') |
+		while read -r f; do
+			[ -e "$ktree/.autofreeze-orig/$f" ] && continue
+			mkdir -p "$ktree/.autofreeze-orig/$(dirname "$f")"
+			cp -p "$tmp/orig/$f" "$ktree/.autofreeze-orig/$f"
+		done
+	fi
+	touch "$ktree/.autofreeze-touched"
+	while read -r f; do
+		[ -n "$f" ] || continue
+		grep -qxF "$f" "$ktree/.autofreeze-touched" ||
+			echo "$f" >>"$ktree/.autofreeze-touched"
+	done <<<"$touched"
+}
+
+save_originals
+
+top=$(git -C "$ktree" rev-parse --show-toplevel 2>/dev/null || true)
+if [ -n "$top" ] && [ "$(cd "$top" && pwd -P)" = "$ktree" ]; then
+	# git am needs an identity; lend it one only when there is none.
+	ident=()
+	git -C "$ktree" var GIT_COMMITTER_IDENT >/dev/null 2>&1 ||
+		ident=(-c user.name=autofreeze -c user.email=autofreeze@localhost)
+	head=$(git -C "$ktree" rev-parse -q --verify HEAD) ||
+		fail "$ktree: git tree without a commit; commit the tree first"
+	if [ -d "$(git -C "$ktree" rev-parse --git-path rebase-apply)" ]; then
+		fail "$ktree: a git am or rebase is in progress; finish it first"
+	fi
+	am_running=1
+	if ! git -C "$ktree" "${ident[@]}" am -q --no-3way "${patches[@]}" \
+			>"$tmp/am.log" 2>&1; then
+		git -C "$ktree" am --abort >/dev/null 2>&1 || true
+		am_running=
+		at=$(sed -n 's/^Patch failed at \([0-9]*\).*/\1/p' "$tmp/am.log" | head -n 1)
+		why=$(grep -m 1 -E '^error:' "$tmp/am.log" || true)
+		now=$(git -C "$ktree" rev-parse -q --verify HEAD || true)
+		[ "$now" = "$head" ] ||
+			fail "git am of the Linux $kver series failed and HEAD moved from $head to $now; check $ktree"
+		fail "patch ${at:-?} of the Linux $kver series does not apply to $ktree (git am: ${why:-see git am}); tree left as it was"
+	fi
+	am_running=
+	method="git am, ${#patches[@]} commits"
+else
+	# Apply the whole series to copies first; touch the tree only when
+	# every patch went in.
+	mkdir -p "$tmp/stage"
+	while read -r f; do
+		[ -n "$f" ] && [ -f "$ktree/$f" ] || continue
+		mkdir -p "$tmp/stage/$(dirname "$f")"
+		cp -p "$ktree/$f" "$tmp/stage/$f"
+	done <<<"$touched"
+	for p in "${patches[@]}"; do
+		if ! patch -d "$tmp/stage" -p1 -s -f -N -F 0 --no-backup-if-mismatch \
+				-r - <"$p" >"$tmp/patch.log" 2>&1; then
+			why=$(grep -m 1 -iE 'failed|can.t find|no file' "$tmp/patch.log" || head -n 1 "$tmp/patch.log")
+			fail "${p##*/} does not apply to $ktree (patch: $why); tree left as it was"
+		fi
+	done
+	while read -r f; do
+		[ -n "$f" ] || continue
+		mkdir -p "$ktree/$(dirname "$f")"
+		cp -p "$tmp/stage/$f" "$ktree/$f.autofreeze-new"
+		mv -f "$ktree/$f.autofreeze-new" "$ktree/$f"
+	done <<<"$touched"
+	method="patch -p1, ${#patches[@]} patches"
+fi
+
+record
+echo "$prog: applied the Linux $kver VFS series to $ktree ($method)"

@@ -1,0 +1,262 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# t50-vfs: the core VFS series (make vfs) and the compile check (make
+# build-check) on copies of the Debian linux-source-6.1 and 6.12 trees.
+#
+# Expensive part: one allmodconfig + prepare per version, then only the
+# objects the series touches, twice (baseline and patched).  The trees
+# are hard-linked copies where the file system allows it; vfs.sh,
+# build-check.sh and git replace files rather than write into them, and
+# a test checks that the Debian trees stay untouched.
+
+. "$(dirname "$0")/lib.sh"
+
+# copy_tree SRC DEST: a cheap copy of a kernel tree.
+copy_tree()
+{
+	rm -rf "$2"
+	cp -al "$1" "$2" 2>/dev/null || { rm -rf "$2" && cp -a "$1" "$2"; }
+}
+
+# git_tree SRC DEST: a copy of SRC as a fresh git repository with one
+# commit.  The Debian tree's .gitignore ignores everything at its top, so
+# the files are added with -f.
+git_tree()
+{
+	copy_tree "$1" "$2" &&
+	git -C "$2" init -q &&
+	git -C "$2" add -f -A &&
+	git -C "$2" -c user.name=t50 -c user.email=t50@localhost \
+		commit -q -m "Debian tree"
+}
+
+# series_files V: the files the series for V touches, sorted.
+series_files()
+{
+	sed -n 's|^+++ b/||p' "$TOP"/patches/linux-"$1"/0*.patch | sort -u
+}
+
+# subject PATCH: the subject of a format-patch file, unfolded, without
+# its [PATCH n/m] prefix.
+subject()
+{
+	awk '/^Subject: / { s = $0; while ((getline l) > 0 && l ~ /^[ \t]/) s = s l
+		sub(/^Subject: \[PATCH[^]]*\] */, "", s); gsub(/[ \t]+/, " ", s)
+		print s; exit }' "$1"
+}
+
+# sums DIR FILE...: checksums of the given files of DIR.
+sums()
+{
+	local d=$1
+	shift
+	(cd "$d" && md5sum "$@")
+}
+
+vmake()
+{
+	make -s --no-print-directory -C "$TOP" "$@"
+}
+
+# edit_new FILE SED-SCRIPT: edit FILE into a new inode (it may be
+# hard-linked to the Debian tree).
+edit_new()
+{
+	sed "$2" "$1" >"$1.t50" && mv -f "$1.t50" "$1"
+}
+
+# The snippets run in a subshell of this script: they see $v, $src,
+# $plain and $gitt.  Each is one && chain, so that any step can fail it
+# (set -e does not work inside test_expect_success).
+# shellcheck disable=SC2034 # used by the snippets
+run_version()
+{
+	local v=$1 src=$TOP/build/linux-source-$1
+	local plain=$TOP/build/t50-$1 gitt=$TOP/build/t50-$1-git
+	local o=$TRASH/o-$1
+
+	test_expect_success "$v: make vfs applies the series to a copy of the Debian tree (patch -p1)" '
+		copy_tree "$src" "$plain" &&
+		vmake vfs KTREE="$plain" >out 2>err &&
+		cat out err &&
+		grep -q "applied the Linux $v VFS series" out &&
+		test ! -s err &&
+		grep -q "\bFS_AUTOFREEZE\b" "$plain/include/linux/fs.h" &&
+		grep -q "fs_suspend_freeze()" "$plain/kernel/power/process.c" &&
+		grep -q "fs_suspend_thaw()" "$plain/kernel/power/process.c" &&
+		series_files "$v" >want &&
+		sort "$plain/.autofreeze-touched" >have &&
+		test_cmp want have &&
+		for f in $(cat want); do
+			cmp "$src/$f" "$plain/.autofreeze-orig/$f" || exit 1
+		done
+	'
+
+	test_expect_success "$v: the Debian tree itself is left untouched" '
+		! grep -q "\bFS_AUTOFREEZE\b" "$src/include/linux/fs.h" &&
+		! grep -q fs_suspend "$src/kernel/power/process.c" &&
+		test ! -e "$src/.autofreeze-touched"
+	'
+
+	test_expect_success "$v: every touched object compiles with no new warning (make build-check)" '
+		nobj=$(series_files "$v" | grep -c "\.c$") &&
+		vmake build-check KTREE="$plain" O="$o" >out 2>&1 &&
+		cat out &&
+		test "$(grep -c "^OK " out)" -eq "$nobj" &&
+		! grep -E "^(FAIL|NEW WARNINGS) " out &&
+		grep -q "^build-check.sh: $nobj objects, 0 new warnings, passed$" out &&
+		for h in $(series_files "$v" | grep "\.h$"); do
+			grep -q "^HEADER  *$h " out || exit 1
+		done
+	'
+
+	test_expect_success "$v: build-check reports a new warning, a failed compile, and passes again" '
+		t=$plain/fs/super.c &&
+		cp -p "$t" super.c.patched &&
+		edit_new "$t" "/^int freeze_super(/,/^{/s/^{/{\n\tint t50_unused;/" &&
+		grep -q t50_unused "$t" &&
+		test_must_fail vmake build-check KTREE="$plain" O="$o" \
+			FILES=fs/super.c >out 2>&1 &&
+		cat out &&
+		grep -q "^NEW WARNINGS  fs/super.o$" out &&
+		grep -q "^    fs/super.c: warning: unused variable .t50_unused." out &&
+		grep -q "^build-check.sh: 1 objects, 1 new warnings, FAILED$" out &&
+		edit_new "$t" "s/int t50_unused;/int t50_unused = ;/" &&
+		test_must_fail vmake build-check KTREE="$plain" O="$o" \
+			FILES=fs/super.c >out 2>&1 &&
+		cat out &&
+		grep -q "^FAIL          fs/super.o$" out &&
+		cp -p super.c.patched super.c.new && mv -f super.c.new "$t" &&
+		vmake build-check KTREE="$plain" O="$o" FILES=fs/super.c >out 2>&1 &&
+		cat out &&
+		grep -q "^OK            fs/super.o" out &&
+		cmp super.c.patched "$t" &&
+		test_exit_code 2 env KTREE="$plain" KCONFIG=no-such-thing \
+			"$TOP"/scripts/build-check.sh 2>err &&
+		test "$(wc -l <err)" -eq 1 &&
+		grep -q "^build-check.sh: KCONFIG=no-such-thing" err
+	'
+
+	test_expect_success "$v: make vfs on the patched tree is a no-op" '
+		files=$(series_files "$v") &&
+		sums "$plain" $files .autofreeze-touched >before &&
+		vmake vfs KTREE="$plain" >out 2>err &&
+		cat out err &&
+		grep -q "already has the Linux $v VFS series, nothing to do" out &&
+		test ! -s err &&
+		sums "$plain" $files .autofreeze-touched >after &&
+		test_cmp before after
+	'
+
+	test_expect_success "$v: make vfs applies the series with git am to a git copy" '
+		git_tree "$src" "$gitt" &&
+		base=$(git -C "$gitt" rev-parse HEAD) &&
+		vmake vfs KTREE="$gitt" >out 2>err &&
+		cat out err &&
+		grep -q "(git am, " out &&
+		for p in "$TOP"/patches/linux-"$v"/000[1-9]-*.patch; do
+			subject "$p" || exit 1
+		done >want &&
+		git -C "$gitt" log --reverse --format=%s "$base..HEAD" >have &&
+		test_cmp want have &&
+		test -z "$(git -C "$gitt" status --porcelain)" &&
+		for f in $(series_files "$v"); do
+			cmp "$plain/$f" "$gitt/$f" || exit 1
+		done
+	'
+
+	test_expect_success "$v: make vfs on the patched git tree is a no-op" '
+		head=$(git -C "$gitt" rev-parse HEAD) &&
+		vmake vfs KTREE="$gitt" >out &&
+		grep -q "nothing to do" out &&
+		test "$(git -C "$gitt" rev-parse HEAD)" = "$head"
+	'
+
+	test_expect_success "$v: a series that does not apply leaves the tree as it was" '
+		m=mini-$v &&
+		mkdir "$m" &&
+		(cd "$src" && cp --parents Makefile $(series_files "$v") "$TRASH/$m/") &&
+		edit_new "$m/kernel/power/process.c" \
+			"s/__usermodehelper_set_disable_depth(UMH_DISABLED);/& \/* local *\//" &&
+		grep -q "/\* local \*/" "$m/kernel/power/process.c" &&
+		cp -a "$m" "$m-git" &&
+		git -C "$m-git" init -q &&
+		git -C "$m-git" add -f -A &&
+		git -C "$m-git" -c user.name=t50 -c user.email=t50@localhost \
+			commit -q -m base &&
+		(cd "$m" && find . -type f | sort | xargs md5sum) >before &&
+		test_exit_code 1 "$TOP"/scripts/vfs.sh "$m" 2>err &&
+		cat err &&
+		test "$(wc -l <err)" -eq 1 &&
+		grep -Eq "^vfs.sh: 000(2|7)-.* does not apply" err &&
+		(cd "$m" && find . -type f | sort | xargs md5sum) >after &&
+		test_cmp before after &&
+		head=$(git -C "$m-git" rev-parse HEAD) &&
+		test_exit_code 1 "$TOP"/scripts/vfs.sh "$m-git" 2>err &&
+		cat err &&
+		test "$(wc -l <err)" -eq 1 &&
+		grep -q "^vfs.sh: patch 000[27] of the Linux $v series does not apply" err &&
+		test "$(git -C "$m-git" rev-parse HEAD)" = "$head" &&
+		test -z "$(git -C "$m-git" status --porcelain)" &&
+		test ! -d "$(git -C "$m-git" rev-parse --git-path rebase-apply)"
+	'
+
+	test_expect_success "$v: clean up the scratch trees" '
+		rm -rf "$plain" "$gitt" "$o"
+	'
+}
+
+# T50_VERSIONS="6.1" runs one version only (while working on it).
+for v in ${T50_VERSIONS:-6.1 6.12}; do
+	if test_have_prereq "KTREE_${v/./_}"; then
+		run_version "$v"
+	else
+		test_skip "$v: make vfs and make build-check" \
+			"no build/linux-source-$v, run make deps"
+	fi
+done
+
+test_expect_success "make vfs refuses a version without a series: exit 2, one line" '
+	mkdir -p fake-4.9/include/linux fake-4.9/kernel/power &&
+	printf "VERSION = 4\nPATCHLEVEL = 9\nSUBLEVEL = 0\n" >fake-4.9/Makefile &&
+	: >fake-4.9/include/linux/fs.h &&
+	: >fake-4.9/kernel/power/process.c &&
+	test_exit_code 2 "$TOP"/scripts/vfs.sh fake-4.9 >out 2>err &&
+	cat err &&
+	test "$(wc -l <err)" -eq 1 &&
+	test ! -s out &&
+	grep -q "^vfs.sh: no VFS series for Linux 4.9" err &&
+	test_exit_code 2 vmake vfs KTREE="$TRASH/fake-4.9" 2>err &&
+	test "$(grep -c "^vfs.sh: " err)" -eq 1
+'
+
+test_expect_success "make vfs refuses a missing KTREE and a non-kernel directory: exit 2, one line" '
+	test_exit_code 2 "$TOP"/scripts/vfs.sh "$TRASH/no-such-tree" 2>err &&
+	cat err &&
+	test "$(wc -l <err)" -eq 1 &&
+	grep -q "^vfs.sh: .*no-such-tree: no such directory" err &&
+	test_exit_code 2 vmake vfs KTREE="$TRASH/no-such-tree" 2>err &&
+	test "$(grep -c "^vfs.sh: " err)" -eq 1 &&
+	mkdir not-a-kernel &&
+	echo "all:" >not-a-kernel/Makefile &&
+	test_exit_code 2 "$TOP"/scripts/vfs.sh not-a-kernel 2>err &&
+	cat err &&
+	test "$(wc -l <err)" -eq 1 &&
+	grep -q "^vfs.sh: .*not a kernel tree" err &&
+	test_exit_code 2 env KTREE= "$TOP"/scripts/vfs.sh 2>err &&
+	test "$(wc -l <err)" -eq 1 &&
+	grep -q "^vfs.sh: no kernel tree given" err
+'
+
+test_expect_success "make build-check refuses bad input: exit 2, one line" '
+	test_exit_code 2 env KTREE="$TRASH/no-such-tree" "$TOP"/scripts/build-check.sh 2>err &&
+	cat err &&
+	test "$(wc -l <err)" -eq 1 &&
+	grep -q "^build-check.sh: " err &&
+	test_exit_code 2 env KTREE="$TRASH" "$TOP"/scripts/build-check.sh 2>err &&
+	test "$(wc -l <err)" -eq 1 &&
+	grep -q "not a kernel tree" err
+'
+
+test_done
