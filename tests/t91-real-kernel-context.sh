@@ -1,0 +1,48 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# On the whole fs/ of both Debian trees: every edit that touches a
+# freezer API is one report mode lists as converted (so none lands
+# outside kthread context), every use is accounted for in the report,
+# and make diff DIR=<unit> prints hunks of that unit only.
+
+. "$(dirname "$0")/lib.sh"
+
+for v in 6.1 6.12; do
+	prereq=KTREE_${v/./_}
+	if ! test_have_prereq "$prereq" || ! test_have_prereq SPATCH; then
+		test_skip "linux-source-$v fs/: edits in kthread context only" "no tree or spatch (make deps)"
+		continue
+	fi
+	src=$TOP/build/linux-source-$v
+
+	test_expect_success "linux-source-$v fs/: every freezer edit is a reported conversion" "
+		mkdir -p $v && cp -a $src/fs $v/a && cp -a $src/fs $v/b &&
+		(cd $v && mv a fs && \$TOP/scripts/rules.sh -m report fs >report &&
+		 mv fs a) &&
+		\$TOP/scripts/rules.sh $v/b &&
+		(cd $v && mkdir -p old new && mv a old/fs && mv b new/fs &&
+		 \$TOP/scripts/tree-diff.sh old new >fs.diff) &&
+		test -s $v/fs.diff &&
+		\$TOP/scripts/check-edits.sh $v/fs.diff $v/report
+	"
+
+	test_expect_success "linux-source-$v fs/: report accounts for every use grep finds in code" "
+		(cd $src && grep -rnwE --include='*.[ch]' \
+			'set_freezable|try_to_freeze|freezing|TASK_FREEZABLE|TASK_FREEZABLE_UNSAFE|wait_event_freezable|wait_event_freezable_timeout|kthread_freezable_should_stop|WQ_FREEZABLE|__refrigerator' fs |
+			grep -vE ':[0-9]+:[[:space:]]*(/?\\*|//)' |
+			grep -vE '\"[^\"]*(freezing|set_freezable|try_to_freeze)[^\"]*\"' |
+			cut -d: -f1,2 | sort -u) >$v/grep-uses &&
+		cut -d: -f1,2 $v/report | sort -u >$v/report-uses &&
+		comm -23 $v/grep-uses $v/report-uses >$v/unreported &&
+		test_cmp /dev/null $v/unreported
+	"
+
+	test_expect_success "linux-source-$v: make diff DIR=fs/xfs stays in fs/xfs" "
+		make -s -C \$TOP diff KTREE=$src DIR=fs/xfs >$v/xfs.diff &&
+		test -s $v/xfs.diff &&
+		! grep -E '^(---|\\+\\+\\+) ' $v/xfs.diff | grep -vE ' [ab]/fs/xfs/'
+	"
+done
+
+test_done
