@@ -63,6 +63,7 @@ struct file_info {
 	dev_t dev;
 	ino_t ino;
 	bool lexed;
+	bool again;			/* added twice (see fileset_add) */
 	int error;			/* errno of a failed read, or 0 */
 	VEC(struct use) uses;
 	strvec threads;			/* started as threads here */
@@ -73,13 +74,9 @@ struct file_info {
 	VEC(struct sop) sops;
 };
 
-/* what a file needs lexing for */
-#define NEED_USES	0x1	/* may contain a freezer API name */
-#define NEED_THREADS	0x2	/* may start a thread */
-#define NEED_ALL	0x4	/* units mode: everything */
-
-/* A cheap substring test deciding what, if anything, to lex for. */
-int prefilter(const char *buf, size_t len);
+/* Cheap substring tests deciding what, if anything, to lex for. */
+bool may_use_freezer(const char *buf, size_t len);
+bool may_start_thread(const char *buf, size_t len);
 
 /*
  * Lex BUF and fill FI.  Strings are allocated in ARENA; TOKS/TOKCAP is a

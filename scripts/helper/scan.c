@@ -139,6 +139,42 @@ static char *dir_of(const char *path)
 	return xstrndup(path, (size_t)(slash - path));
 }
 
+typedef VEC(struct unit_ref) refvec;
+
+/* Add the directories of the lexed files among the first N, with units. */
+static void add_refs(refvec *refs, struct fileset *fs, size_t n)
+{
+	size_t i, j, old = refs->n;
+
+	for (i = 0; i < n; i++) {
+		struct file_info *fi = fs->files.v[i];
+		struct unit_ref r = { 0 };
+
+		if (!fi->lexed)
+			continue;
+		r.dir = dir_of(fi->path);
+		if (bsearch(&r, refs->v, old, sizeof(r), cmp_unit_ref)) {
+			free(r.dir);
+			continue;
+		}
+		vec_push(refs, r);
+	}
+	qsort(refs->v + old, refs->n - old, sizeof(*refs->v), cmp_unit_ref);
+	for (i = old, j = old; i < refs->n; i++) {
+		if (j > old && !strcmp(refs->v[j - 1].dir, refs->v[i].dir)) {
+			free(refs->v[i].dir);
+			continue;
+		}
+		refs->v[j] = refs->v[i];
+		refs->v[j].unit = unit_of(refs->v[j].dir, &refs->v[j].core);
+		if (!refs->v[j].unit)
+			refs->v[j].unit = xstrdup("");
+		j++;
+	}
+	refs->n = j;
+	qsort(refs->v, refs->n, sizeof(*refs->v), cmp_unit_ref);
+}
+
 /*
  * The unit of PATH: by its directory when that was looked up, else (a
  * file read for its unit's sake, named by the unit's real path) the
@@ -178,7 +214,7 @@ int cmd_scan(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct fileset fs = { 0 };
-	VEC(struct unit_ref) refs = { 0 };
+	refvec refs = { 0 };
 	VEC(struct rec) recs = { 0 };
 	size_t nscanned, i, j;
 	int jobs = ncpus(), opt, rc = 0;
@@ -220,35 +256,18 @@ int cmd_scan(int argc, char **argv)
 		free(p);
 	}
 	nscanned = fs.files.n;
-	fileset_process(&fs, 0, jobs, false);
+	fileset_process(&fs, NULL, 0, 0, jobs, PM_USES);
 
 	/* the unit of every lexed file's directory */
-	for (i = 0; i < nscanned; i++) {
-		struct file_info *fi = fs.files.v[i];
-		struct unit_ref r = { 0 };
+	add_refs(&refs, &fs, nscanned);
 
-		if (!fi->lexed)
-			continue;
-		r.dir = dir_of(fi->path);
-		vec_push(&refs, r);
-	}
-	qsort(refs.v, refs.n, sizeof(*refs.v), cmp_unit_ref);
-	for (i = 0, j = 0; i < refs.n; i++) {
-		if (j && !strcmp(refs.v[j - 1].dir, refs.v[i].dir)) {
-			free(refs.v[i].dir);
-			continue;
-		}
-		refs.v[j] = refs.v[i];
-		refs.v[j].unit = unit_of(refs.v[j].dir, &refs.v[j].core);
-		if (!refs.v[j].unit)
-			refs.v[j].unit = xstrdup("");
-		j++;
-	}
-	refs.n = j;
-
-	/* read the rest of every unit with a use (for its threads) */
+	/*
+	 * Read the rest of every unit with a use, for its threads: the new
+	 * files, and those read already but not lexed (no freezer name).
+	 */
 	{
 		struct strset done = { 0 };
+		VEC(size_t) idx = { 0 };
 		size_t before = fs.files.n;
 
 		for (i = 0; i < refs.n; i++) {
@@ -259,7 +278,14 @@ int cmd_scan(int argc, char **argv)
 			fileset_add_unit(&fs, u, refs.v[i].core);
 		}
 		strset_free(&done);
-		fileset_process(&fs, before, jobs, false);
+		for (i = 0; i < fs.files.n; i++)
+			if (i >= before || (fs.files.v[i]->again &&
+					    !fs.files.v[i]->lexed))
+				vec_push(&idx, i);
+		fileset_process(&fs, idx.v, idx.n, 0, jobs, PM_ANY);
+		vec_free(&idx);
+		/* files asked for, lexed now: only for their threads */
+		add_refs(&refs, &fs, nscanned);
 	}
 
 	/* kthread functions per unit, then the context of each use */

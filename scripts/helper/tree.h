@@ -16,23 +16,31 @@ struct fileset {
 	VEC(struct arena *) arenas;	/* one per worker run */
 	struct {			/* (dev, ino) of every file added */
 		unsigned long long *slot;
+		size_t *index;		/* its index in files */
 		size_t n, cap;
 	} seen;
 };
 
 /*
- * Add PATH (copied) unless a file with the same inode is there already.
- * INO may be 0 when unknown (then the file is stat'ed).  Returns the new
- * entry or NULL.
+ * Add PATH (copied) unless a file with the same inode is there already
+ * (that one is then marked "again").  INO may be 0 when unknown (then
+ * the file is stat'ed).  Returns the new entry or NULL.
  */
 struct file_info *fileset_add(struct fileset *fs, const char *path,
 			      ino_t ino);
 
+enum pmode {
+	PM_USES,	/* lex files that may use the freezer */
+	PM_ANY,		/* ... or may start a thread */
+	PM_FULL,	/* lex everything, with functions and objects */
+};
+
 /*
- * Read and analyze files [from, end) with JOBS threads.  Without FULL, a
- * file is only lexed when prefilter() says it may matter.
+ * Read and analyze the files IDX[0..N) (all from FROM on when IDX is
+ * NULL) with JOBS threads.
  */
-void fileset_process(struct fileset *fs, size_t from, int jobs, bool full);
+void fileset_process(struct fileset *fs, const size_t *idx, size_t n,
+		     size_t from, int jobs, enum pmode mode);
 
 void fileset_free(struct fileset *fs);
 

@@ -954,7 +954,7 @@ bad:
 			u->analyzed = true;
 		}
 	}
-	fileset_process(&st->fs, 0, st->jobs, true);
+	fileset_process(&st->fs, NULL, 0, 0, st->jobs, PM_FULL);
 	for (i = 0; i < st->fs.files.n; i++)
 		if (st->fs.files.v[i]->error)
 			af_die(EXIT_RUNTIME, st->fs.files.v[i]->path, "%s",
