@@ -83,7 +83,8 @@ static bool api_word_at(const char *buf, size_t len, size_t j)
  * word there is an API name (so that register headers full of *_FREEZE
  * bits are not lexed).  Every API name has one of the three but
  * __refrigerator, only called by the freezer itself: a file with
- * "freez" in it is searched for that one too.  A file calling
+ * "freez" in it is searched for that one too.  A backslash near a 'z' may
+ * be a splice inside a name: such a file is lexed.  A file calling
  * __refrigerator() that never says "freez" is missed (there is none in
  * 6.1 or 6.12).
  */
@@ -108,6 +109,10 @@ bool may_use_freezer(const char *buf, size_t len)
 
 			if ((buf[j] | 0x20) != 'z')
 				continue;
+			/* a backslash-newline may split a name: lex it */
+			if (memchr(buf + (j >= 6 ? j - 6 : 0), '\\',
+				   (j >= 6 ? 6 : j) + (j + 4 <= len ? 4 : len - j)))
+				return true;
 			hit = (j >= 4 && (!memcmp(buf + j - 4, "freez", 5) ||
 					  !memcmp(buf + j - 4, "FREEZ", 5))) ||
 				(j >= 3 && j + 3 <= len &&

@@ -181,7 +181,8 @@ static void lex_punct(struct lexer *lx, struct token *t, int c, bool *sp)
 
 void lex_next(struct lexer *lx, struct token *t)
 {
-	bool sp;
+	bool sp, sp_in = false;
+	size_t end = 0;
 	int c;
 
 	for (;;) {
@@ -246,6 +247,9 @@ void lex_next(struct lexer *lx, struct token *t)
 			h *= 16777619u;
 			n++;
 			advance(lx);
+			/* a splice after the last char is not in the token */
+			end = lx->pos;
+			sp_in = sp;
 			c = cur(lx, &sp);
 		} while (c >= 0 && is_ident_char(c));
 		/* a string prefix: L"", u"", U"", u8"" */
@@ -258,6 +262,10 @@ void lex_next(struct lexer *lx, struct token *t)
 			t->kind = TK_IDENT;
 			t->val = h;
 			t->len = n > 0xffff ? 0xffff : (unsigned short)n;
+			t->end = (unsigned int)end;
+			if (sp_in)
+				t->flags |= TF_SPLICED;
+			goto done;
 		}
 	} else if (is_digit(c) || (c == '.' && is_digit(peek(lx)))) {
 		int prev = 0;
@@ -288,7 +296,7 @@ void lex_next(struct lexer *lx, struct token *t)
 	t->end = (unsigned int)lx->pos;
 	if (sp)
 		t->flags |= TF_SPLICED;
-
+done:
 	if (lx->in_dir) {
 		t->flags |= TF_DIRECTIVE;
 		if (lx->in_define)

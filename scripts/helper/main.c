@@ -40,20 +40,23 @@
  *	details:
  *
  *	  UNIT: REASON
- *	  	status: eligible|skip|library|core[, converted with --force]
- *	  	uses: N (kthread N, user N, macro N, unknown N)
- *	  	fstype: NAME "fsname" FILE:LINE fs_flags: EXPR|-
- *	  		[FS_REQUIRES_DEV] s_op: S,...|? [freeze-capable]
- *	  	s_op: NAME FILE:LINE [.freeze_fs] [.freeze_super]
- *	  	kthread: FUNCTION...
- *	  	config: CONFIG_SYMBOL...
- *	  	users: UNIT (freeze-capable|not freeze-capable)...
+ *	  <TAB>status: eligible|skip|library|core[, converted with --force]
+ *	  <TAB>uses: N (kthread N, user N, macro N, unknown N)
+ *	  <TAB>fstype: NAME "fsname" FILE:LINE fs_flags: EXPR|-
+ *		  [[FS_REQUIRES_DEV]] s_op: S,...|?(S,...)|- [[freeze-capable]]
+ *	  <TAB>s_op: NAME FILE:LINE [.freeze_fs] [.freeze_super]
+ *	  <TAB>kthread: FUNCTION...
+ *	  <TAB>config: CONFIG_SYMBOL...		(libraries)
+ *	  <TAB>users: UNIT (freeze-capable|not freeze-capable)... | -
+ *						(libraries)
  *
+ *	(one fstype line each, [[...]] printed as [...] when it applies;
+ *	"fs (core)" for the files at the top of fs/).
  *	REASON is one line: "eligible: T is FS_REQUIRES_DEV and S has
  *	.freeze_fs", "not freeze-capable: no FS_REQUIRES_DEV
  *	file_system_type", "not freeze-capable: no .freeze_fs/.freeze_super
- *	(T: S)", "library: used by U (freeze-capable), ..." or "kept: fs
- *	(core), ...".  "s_op: ?" means the type's super_operations could
+ *	(T: S)", "library: no file_system_type, used by U (freeze-capable),
+ *	..." or "kept: fs (core), ...".  "s_op: ?(...)" means the type's super_operations could
  *	not be traced (from the type's initializer through the unit's
  *	functions to "sb->s_op = &S;"): the unit's are used as a whole.
  *	--json prints an array of objects with the same content (see
@@ -88,6 +91,10 @@
  *	with status N" and the exit status is 1.  SIGINT, SIGTERM and
  *	SIGHUP kill the running jobs; the helper then dies of the signal.
  *
+ * autofreeze apis
+ *	The freezer API names, one per line, in the table's order (for
+ *	"grep -wE" and for the rules' tests).
+ *
  * Exit status: 0 success, 1 runtime failure (unreadable file, a failed
  * job), 2 bad input (usage, a path or tree that is not there).  Errors
  * are one line on stderr: "autofreeze: FILE: message".
@@ -95,8 +102,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api.h"
 #include "scan.h"
 #include "util.h"
+
+static int cmd_apis(int argc, char **argv)
+{
+	size_t i;
+
+	(void)argv;
+	if (argc != 1) {
+		af_warn(NULL, "apis: no arguments expected");
+		return EXIT_BADINPUT;
+	}
+	for (i = 0; i < n_freezer_apis; i++)
+		puts(freezer_apis[i].name);
+	return 0;
+}
 
 static void usage(FILE *f)
 {
@@ -106,8 +128,9 @@ static void usage(FILE *f)
 		"       %s plan [--force] [-j N] KTREE DIR\n"
 		"       %s spatch [-j N] [-o OUTDIR] [-g] -- SPATCH-ARGS... "
 		"::: FILE...\n"
+		"       %s apis\n"
 		"(see the comment at the top of scripts/helper/main.c)\n",
-		PROG, PROG, PROG, PROG);
+		PROG, PROG, PROG, PROG, PROG);
 }
 
 int main(int argc, char **argv)
@@ -120,6 +143,7 @@ int main(int argc, char **argv)
 		{ "units", cmd_units },
 		{ "plan", cmd_plan },
 		{ "spatch", cmd_spatch },
+		{ "apis", cmd_apis },
 	};
 	size_t i;
 

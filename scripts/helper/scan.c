@@ -153,13 +153,13 @@ static void add_refs(refvec *refs, struct fileset *fs, size_t n)
 		if (!fi->lexed)
 			continue;
 		r.dir = dir_of(fi->path);
-		if (bsearch(&r, refs->v, old, sizeof(r), cmp_unit_ref)) {
+		if (xbsearch(&r, refs->v, old, sizeof(r), cmp_unit_ref)) {
 			free(r.dir);
 			continue;
 		}
 		vec_push(refs, r);
 	}
-	qsort(refs->v + old, refs->n - old, sizeof(*refs->v), cmp_unit_ref);
+	xqsort(refs->v + old, refs->n - old, sizeof(*refs->v), cmp_unit_ref);
 	for (i = old, j = old; i < refs->n; i++) {
 		if (j > old && !strcmp(refs->v[j - 1].dir, refs->v[i].dir)) {
 			free(refs->v[i].dir);
@@ -172,7 +172,7 @@ static void add_refs(refvec *refs, struct fileset *fs, size_t n)
 		j++;
 	}
 	refs->n = j;
-	qsort(refs->v, refs->n, sizeof(*refs->v), cmp_unit_ref);
+	xqsort(refs->v, refs->n, sizeof(*refs->v), cmp_unit_ref);
 }
 
 /*
@@ -189,7 +189,7 @@ static const char *file_unit(const char *path, const struct unit_ref *refs,
 	size_t i, bestlen = 0;
 
 	key.dir = dir_of(path);
-	r = bsearch(&key, refs, n, sizeof(*refs), cmp_unit_ref);
+	r = xbsearch(&key, refs, n, sizeof(*refs), cmp_unit_ref);
 	free(key.dir);
 	if (r)
 		return r->unit;
@@ -302,7 +302,7 @@ int cmd_scan(int argc, char **argv)
 			if (m.unit)
 				vec_push(&mem, m);
 		}
-		qsort(mem.v, mem.n, sizeof(*mem.v), cmp_member);
+		xqsort(mem.v, mem.n, sizeof(*mem.v), cmp_member);
 		for (i = 0; i < mem.n; i = j) {
 			VEC(struct file_info *) group = { 0 };
 			struct strset kt = { 0 };
@@ -332,7 +332,7 @@ int cmd_scan(int argc, char **argv)
 		vec_free(&mem);
 	}
 
-	qsort(recs.v, recs.n, sizeof(*recs.v), cmp_rec);
+	xqsort(recs.v, recs.n, sizeof(*recs.v), cmp_rec);
 
 	if (json)
 		putchar('[');

@@ -423,7 +423,7 @@ void fileset_add_unit(struct fileset *fs, const char *unitdir, bool core)
 			if (de->d_type == DT_REG && is_c_source(de->d_name))
 				vec_push(&names, xstrdup(de->d_name));
 		closedir(d);
-		qsort(names.v, names.n, sizeof(*names.v), cmp_strp);
+		xqsort(names.v, names.n, sizeof(*names.v), cmp_strp);
 		for (i = 0; i < names.n; i++) {
 			char *p = path_join(unitdir, names.v[i]);
 

@@ -194,7 +194,7 @@ static void subdirs(const char *dir, strvec *out)
 		free(p);
 	}
 	closedir(d);
-	qsort(out->v, out->n, sizeof(*out->v), cmp_strp);
+	xqsort(out->v, out->n, sizeof(*out->v), cmp_strp);
 }
 
 /* The units at or below REL, depth first in name order. */
@@ -394,7 +394,7 @@ static void walk_kconfigs(struct state *st, const char *rel)
 		if (!strncmp(de->d_name, "Kconfig", 7))
 			vec_push(&names, xstrdup(de->d_name));
 	closedir(d);
-	qsort(names.v, names.n, sizeof(*names.v), cmp_strp);
+	xqsort(names.v, names.n, sizeof(*names.v), cmp_strp);
 	for (i = 0; i < names.n; i++) {
 		char *p = path_join(path, names.v[i]);
 
@@ -439,7 +439,7 @@ static void map_configs(struct state *st)
 	for (i = 0; i < st->all.n; i++) {
 		struct unit *u = st->all.v[i];
 
-		qsort(u->configs.v, u->configs.n, sizeof(char *), cmp_strp);
+		xqsort(u->configs.v, u->configs.n, sizeof(char *), cmp_strp);
 	}
 	/* users: units owning a symbol that selects one of ours */
 	for (i = 0; i < st->syms.n; i++) {
@@ -528,7 +528,7 @@ static void trace_sops(const struct entry *ents, size_t nents,
 		if (!strset_add(&visited, name))
 			continue;
 		key.name = name;
-		e = bsearch(&key, ents, nents, sizeof(*ents), cmp_entry);
+		e = xbsearch(&key, ents, nents, sizeof(*ents), cmp_entry);
 		if (!e)
 			continue;
 		while (e > ents && !strcmp(e[-1].name, name))
@@ -602,7 +602,7 @@ static void analyze_unit(struct state *st, struct unit *u)
 		for (k = 0; k < fi->sops.n; k++)
 			strset_add(&unit_sops, fi->sops.v[k].name);
 	}
-	qsort(ents.v, ents.n, sizeof(*ents.v), cmp_entry);
+	xqsort(ents.v, ents.n, sizeof(*ents.v), cmp_entry);
 
 	/* uses and thread functions */
 	unit_kthreads(files.v, files.n, &kt);
@@ -964,7 +964,7 @@ bad:
 
 		if (!u->analyzed)
 			continue;
-		qsort(u->users.v, u->users.n, sizeof(*u->users.v), cmp_unitp);
+		xqsort(u->users.v, u->users.n, sizeof(*u->users.v), cmp_unitp);
 		analyze_unit(st, u);
 	}
 	for (i = 0; i < st->all.n; i++)
@@ -1226,7 +1226,7 @@ int cmd_plan(int argc, char **argv)
 			if (want)
 				vec_push(&files, (char *)relpath(&st, fi->path));
 		}
-		qsort(files.v, files.n, sizeof(char *), cmp_strp);
+		xqsort(files.v, files.n, sizeof(char *), cmp_strp);
 		for (j = 0; j < files.n; j++)
 			printf("file\t%s\t%s\n", u->rel, files.v[j]);
 		vec_free(&files);

@@ -216,6 +216,19 @@ void strset_free(struct strset *s)
 	s->n = s->cap = 0;
 }
 
+void xqsort(void *base, size_t n, size_t size,
+	    int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
+}
+
+void *xbsearch(const void *key, const void *base, size_t n, size_t size,
+	       int (*cmp)(const void *, const void *))
+{
+	return n ? bsearch(key, base, n, size, cmp) : NULL;
+}
+
 int cmp_strp(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
@@ -229,7 +242,7 @@ const char **strset_sorted(const struct strset *s, size_t *n)
 	for (i = 0; i < s->cap; i++)
 		if (s->slot[i])
 			v[k++] = s->slot[i];
-	qsort(v, k, sizeof(*v), cmp_strp);
+	xqsort(v, k, sizeof(*v), cmp_strp);
 	*n = k;
 	return v;
 }
@@ -389,7 +402,7 @@ int walk_sources(const char *dir,
 		vec_push(&ents, e);
 	}
 	closedir(d);
-	qsort(ents.v, ents.n, sizeof(*ents.v), cmp_dent);
+	xqsort(ents.v, ents.n, sizeof(*ents.v), cmp_dent);
 	for (i = 0; i < ents.n; i++) {
 		char *path = path_join(dir, ents.v[i].name);
 

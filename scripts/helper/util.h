@@ -86,6 +86,12 @@ void strset_free(struct strset *s);
 /* The members, sorted with strcmp; the array is malloc'ed. */
 const char **strset_sorted(const struct strset *s, size_t *n);
 
+/* qsort() and bsearch() that take an empty (NULL) array */
+void xqsort(void *base, size_t n, size_t size,
+	    int (*cmp)(const void *, const void *));
+void *xbsearch(const void *key, const void *base, size_t n, size_t size,
+	       int (*cmp)(const void *, const void *));
+
 typedef VEC(char *) strvec;
 typedef VEC(char) charvec;
 int cmp_strp(const void *a, const void *b);
