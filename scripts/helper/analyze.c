@@ -77,6 +77,58 @@ static bool api_word_at(const char *buf, size_t len, size_t j)
 	return api_lookup(buf + s, e - s, str_hash(buf + s, e - s)) >= 0;
 }
 
+/* Length of a backslash-newline ending at P (P is the newline), or 0. */
+static size_t splice_before(const char *buf, size_t p)
+{
+	if (buf[p] != '\n')
+		return 0;
+	if (p >= 1 && buf[p - 1] == '\\')
+		return 2;
+	if (p >= 2 && buf[p - 1] == '\r' && buf[p - 2] == '\\')
+		return 3;
+	return 0;
+}
+
+/*
+ * Around a 'z' at J with a backslash-newline nearby: do the bytes, with
+ * the splices taken out, read "freez", "FREEZ" or "frozen"?
+ */
+static bool spliced_hit(const char *buf, size_t len, size_t j)
+{
+	char w[10];
+	size_t p, n, k;
+
+	if (!memchr(buf + (j >= 8 ? j - 8 : 0), '\\',
+		    (j >= 8 ? 8 : j) + (j + 6 <= len ? 6 : len - j)))
+		return false;
+	/* up to four bytes before j, then z, then up to two after */
+	memset(w, 0, sizeof(w));
+	for (p = j, k = 4; k > 0 && p > 0; ) {
+		p--;
+		n = splice_before(buf, p);
+		if (n) {
+			p -= n - 1;	/* at the backslash */
+			continue;
+		}
+		w[--k] = buf[p];
+	}
+	w[4] = buf[j];
+	for (p = j + 1, k = 5; k < 7 && p < len; ) {
+		if (buf[p] == '\\' && p + 1 < len && buf[p + 1] == '\n') {
+			p += 2;
+			continue;
+		}
+		if (buf[p] == '\\' && p + 2 < len && buf[p + 1] == '\r' &&
+		    buf[p + 2] == '\n') {
+			p += 3;
+			continue;
+		}
+		w[k++] = buf[p++];
+	}
+	return !memcmp(w, "freez", 5) || !memcmp(w, "FREEZ", 5) ||
+		!memcmp(w + 1, "frozen", 6);
+}
+
 /*
  * Whether BUF may use a freezer API: one pass, eight bytes at a time,
  * looking for 'z' or 'Z'; at "freez", "FREEZ" or "frozen", whether the
@@ -110,8 +162,7 @@ bool may_use_freezer(const char *buf, size_t len)
 			if ((buf[j] | 0x20) != 'z')
 				continue;
 			/* a backslash-newline may split a name: lex it */
-			if (memchr(buf + (j >= 6 ? j - 6 : 0), '\\',
-				   (j >= 6 ? 6 : j) + (j + 4 <= len ? 4 : len - j)))
+			if (spliced_hit(buf, len, j))
 				return true;
 			hit = (j >= 4 && (!memcmp(buf + j - 4, "freez", 5) ||
 					  !memcmp(buf + j - 4, "FREEZ", 5))) ||

@@ -395,11 +395,12 @@ static void test_prefilter(void)
 	static const char *const yes[] = {
 		"WQ_FREEZABLE", "x try_to_freeze();", "frozen(p)",
 		"set_free\\\nzable()", "a\\\nset_freezable", "__refrigerator(); freeze",
-		"KTW_FREEZABLE",
+		"KTW_FREEZABLE", "fr\\\neezing(x)", "fro\\\r\nzen(p)",
 	};
 	static const char *const no[] = {
 		"", "z", "CP_FREEZE_MASK 0x1", "s_writers_frozen_x", "fre ez",
 		"__refrigerator();", "freezer", "frozenx",
+		"#define S(x) sizeof(x) \\\n\t+ 1",
 	};
 	size_t i;
 
