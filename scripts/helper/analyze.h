@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * analyze.h - what one source file tells: its freezer API uses (with the
+ * enclosing function), the functions it starts as threads, its functions
+ * and file-scope initializers (file_system_type, super_operations) and
+ * which super_operations each function installs in sb->s_op.
+ */
+#ifndef AF_ANALYZE_H
+#define AF_ANALYZE_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "util.h"
+
+enum use_where {
+	WHERE_FUNC,	/* in a function body */
+	WHERE_MACRO,	/* in a preprocessor line (a #define body) */
+	WHERE_FILE,	/* at file scope: an initializer, a declaration */
+};
+
+enum context {
+	CTX_KTHREAD,
+	CTX_USER,
+	CTX_MACRO,
+	CTX_UNKNOWN,
+	CTX_MAX,
+};
+
+extern const char *const context_names[CTX_MAX];
+
+struct use {
+	unsigned int line, col;
+	int api;		/* index in freezer_apis[] */
+	enum use_where where;
+	const char *func;	/* WHERE_FUNC: the function */
+};
+
+/* a function definition, or a file-scope "NAME = { ... }" initializer */
+struct def {
+	const char *name;
+	unsigned int line;
+	strvec refs;		/* identifiers referenced (units mode) */
+	strvec sops;		/* functions: NAME in "->s_op = &NAME" */
+};
+
+struct fstype {
+	const char *name;	/* the variable */
+	const char *fsname;	/* .name = "..." or NULL */
+	const char *flags;	/* .fs_flags expression text, or NULL */
+	bool requires_dev;
+	unsigned int line;
+};
+
+struct sop {
+	const char *name;
+	bool freeze_fs, freeze_super;
+	unsigned int line;
+};
+
+struct file_info {
+	char *path;
+	dev_t dev;
+	ino_t ino;
+	bool lexed;
+	bool again;			/* added twice (see fileset_add) */
+	int error;			/* errno of a failed read, or 0 */
+	VEC(struct use) uses;
+	strvec threads;			/* started as threads here */
+	strvec freezable;		/* functions calling set_freezable() */
+	VEC(struct def) funcs;		/* units mode */
+	VEC(struct def) objs;		/* units mode */
+	VEC(struct fstype) fstypes;
+	VEC(struct sop) sops;
+};
+
+/* Cheap substring tests deciding what, if anything, to lex for. */
+bool may_use_freezer(const char *buf, size_t len);
+bool may_start_thread(const char *buf, size_t len);
+
+/*
+ * Lex BUF and fill FI.  Strings are allocated in ARENA; TOKS/TOKCAP is a
+ * token buffer the caller keeps between calls.  FULL asks for functions,
+ * objects, file_system_types and super_operations too.
+ */
+struct token;
+void analyze(struct file_info *fi, const char *buf, size_t len, bool full,
+	     struct arena *arena, struct token **toks, size_t *tokcap);
+
+#endif /* AF_ANALYZE_H */

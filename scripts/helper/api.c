@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * api.c - the table of kthread freezer API names (DESIGN.md §2.2), with a
+ * small hash for the lexer's identifiers.
+ *
+ * A CALL is only a use when the name is followed by "(": "frozen" is also
+ * a common variable and struct member name (sb->s_writers.frozen).
+ */
+#include <pthread.h>
+#include <string.h>
+
+#include "api.h"
+#include "util.h"
+
+const struct freezer_api freezer_apis[] = {
+	{ "set_freezable",				API_CALL,   API_TASK },
+	{ "try_to_freeze",				API_CALL,   API_TASK },
+	{ "freezing",					API_CALL,   API_TASK },
+	{ "frozen",					API_CALL,   API_TASK },
+	{ "__refrigerator",				API_CALL,   API_TASK },
+	{ "freezer_active",				API_OBJECT, API_TASK },
+	{ "freezable_schedule",				API_CALL,   API_TASK },
+	{ "freezable_schedule_unsafe",			API_CALL,   API_TASK },
+	{ "freezable_schedule_timeout",			API_CALL,   API_TASK },
+	{ "freezable_schedule_timeout_interruptible",	API_CALL,   API_TASK },
+	{ "freezable_schedule_timeout_interruptible_unsafe",
+							API_CALL,   API_TASK },
+	{ "freezable_schedule_timeout_killable",	API_CALL,   API_TASK },
+	{ "freezable_schedule_timeout_killable_unsafe",	API_CALL,   API_TASK },
+	{ "freezable_schedule_hrtimeout_range",		API_CALL,   API_TASK },
+	{ "freezer_do_not_count",			API_CALL,   API_TASK },
+	{ "freezer_count",				API_CALL,   API_TASK },
+	{ "wait_event_freezable",			API_CALL,   API_TASK },
+	{ "wait_event_freezable_timeout",		API_CALL,   API_TASK },
+	{ "wait_event_freezable_exclusive",		API_CALL,   API_TASK },
+	{ "wait_event_freezekillable_unsafe",		API_CALL,   API_TASK },
+	{ "kthread_freezable_should_stop",		API_CALL,   API_TASK },
+	{ "TASK_FREEZABLE",				API_OBJECT, API_TASK },
+	{ "TASK_FREEZABLE_UNSAFE",			API_OBJECT, API_TASK },
+	{ "WQ_FREEZABLE",				API_OBJECT, API_WQ },
+	{ "create_freezable_workqueue",			API_CALL,   API_WQ },
+	{ "system_freezable_wq",			API_OBJECT, API_WQ },
+	{ "system_freezable_power_efficient_wq",	API_OBJECT, API_WQ },
+	{ "KTW_FREEZABLE",				API_OBJECT, API_WQ },
+	{ "set_freezable_with_signal",			API_CALL,   API_TASK },
+	{ "kthread_wait_freezable",			API_CALL,   API_TASK },	/* bcachefs */
+};
+
+const size_t n_freezer_apis = ARRAY_SIZE(freezer_apis);
+
+#define API_HASH_SIZE 128	/* a power of two, > 2 * ARRAY_SIZE */
+
+static signed char api_hash[API_HASH_SIZE];
+static unsigned int api_hashval[ARRAY_SIZE(freezer_apis)];
+static pthread_once_t api_once = PTHREAD_ONCE_INIT;
+
+/* Filled on first use, once, whichever thread comes first. */
+static void api_init(void)
+{
+	size_t i;
+
+	memset(api_hash, -1, sizeof(api_hash));
+	for (i = 0; i < n_freezer_apis; i++) {
+		const char *n = freezer_apis[i].name;
+		unsigned int h = str_hash(n, strlen(n));
+		unsigned int j = h & (API_HASH_SIZE - 1);
+
+		api_hashval[i] = h;
+		while (api_hash[j] >= 0)
+			j = (j + 1) & (API_HASH_SIZE - 1);
+		api_hash[j] = (signed char)i;
+	}
+}
+
+int api_lookup(const char *s, size_t n, unsigned int h)
+{
+	unsigned int j = h & (API_HASH_SIZE - 1);
+
+	pthread_once(&api_once, api_init);
+	while (api_hash[j] >= 0) {
+		int i = api_hash[j];
+		const char *name = freezer_apis[i].name;
+
+		if (api_hashval[i] == h && !strncmp(name, s, n) && !name[n])
+			return i;
+		j = (j + 1) & (API_HASH_SIZE - 1);
+	}
+	return -1;
+}
+
+int api_index(const char *name)
+{
+	return api_lookup(name, strlen(name), str_hash(name, strlen(name)));
+}

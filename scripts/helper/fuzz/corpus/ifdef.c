@@ -1,0 +1,12 @@
+int f(void)
+#ifdef A
+{ if (a) {
+#elif B
+{ if (b) {
+#else
+{
+#endif
+} }
+}}}}
+#endif
+#else

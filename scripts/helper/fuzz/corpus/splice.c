@@ -1,0 +1,4 @@
+set_free\
+zable(); try_to_\
+freeze(); "str\
+ing" \

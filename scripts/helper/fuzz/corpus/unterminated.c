@@ -1,0 +1,1 @@
+int f(void) { /* never closed try_to_freeze(

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * autofreeze - the C helper of the autofreeze toolkit: it reads a kernel
+ * tree fast and knows C lexically.  Built by "make helper" into
+ * scripts/autofreeze; libc and pthreads only.
+ *
+ * Usage:
+ *
+ * autofreeze scan [--json] [-j N] PATH...
+ *	Every freezer API use in PATH (files, or directories searched for
+ *	*.c and *.h), in real code: not in comments, string or character
+ *	literals.  One line per use, sorted by file, line, column:
+ *
+ *	  FILE:LINE:COL: API CONTEXT FUNCTION
+ *
+ *	FILE as reached from PATH; LINE and COL 1-based, COL in bytes (a
+ *	tab is one); API one of the names in api.c; FUNCTION the enclosing
+ *	function or "-"; CONTEXT one of
+ *	  kthread  in a thread function of the unit (it calls
+ *		   set_freezable(), or is started with kthread_run() and
+ *		   friends or as a sunrpc svc thread anywhere in the unit),
+ *		   and every workqueue/worker name (WQ_FREEZABLE, ...)
+ *		   outside #define;
+ *	  user     in any other function;
+ *	  macro    in a preprocessor line (a #define body);
+ *	  unknown  at file scope (an initializer, a declaration).
+ *	A call-like name (try_to_freeze, frozen, ...) is a use only when
+ *	followed by "(", and no name is a use as a struct member (after
+ *	"." or "->").  Code under #if 0 is code.
+ *	--json prints an array of {"file", "line", "col", "api",
+ *	"context", "function"} objects, function null for "-".
+ *	-j N: N threads (default: the number of CPUs).
+ *
+ * autofreeze units [--json] [--force] [-j N] KTREE DIR
+ *	The units of DIR (relative to KTREE: fs, fs/xfs, fs/smb, ...):
+ *	directories with a Makefile with obj- lines and C files of their
+ *	own; fs/smb-style parents are expanded to their children; the files
+ *	at the top of fs/ are "fs (core)", kept.  A DIR inside a unit
+ *	means that unit.  Text output, one unit per line then indented
+ *	details:
+ *
+ *	  UNIT: REASON
+ *	  <TAB>status: eligible|skip|library|core[, converted with --force]
+ *	  <TAB>uses: N (kthread N, user N, macro N, unknown N)
+ *	  <TAB>fstype: NAME "fsname" FILE:LINE fs_flags: EXPR|-
+ *		  [[FS_REQUIRES_DEV]] s_op: S,...|?(S,...)|- [[freeze-capable]]
+ *	  <TAB>s_op: NAME FILE:LINE [.freeze_fs] [.freeze_super]
+ *	  <TAB>kthread: FUNCTION...
+ *	  <TAB>config: CONFIG_SYMBOL...		(libraries)
+ *	  <TAB>users: UNIT (freeze-capable|not freeze-capable)... | -
+ *						(libraries)
+ *
+ *	(one fstype line each, [[...]] printed as [...] when it applies;
+ *	"fs (core)" for the files at the top of fs/).
+ *	REASON is one line: "eligible: T is FS_REQUIRES_DEV and S has
+ *	.freeze_fs", "not freeze-capable: no FS_REQUIRES_DEV
+ *	file_system_type", "not freeze-capable: no .freeze_fs/.freeze_super
+ *	(T: S)", "library: no file_system_type, used by U (freeze-capable),
+ *	..." or "kept: fs (core), ...".  "s_op: ?(...)" means the type's super_operations could
+ *	not be traced (from the type's initializer through the unit's
+ *	functions to "sb->s_op = &S;"): the unit's are used as a whole.
+ *	--json prints an array of objects with the same content (see
+ *	units.c).  --force marks skip and library units as converted.
+ *
+ * autofreeze plan [--force] [-j N] KTREE DIR
+ *	For the drivers: tab-separated lines, in unit order, each unit's
+ *	lines in this order, each kind sorted:
+ *
+ *	  unit	UNIT	eligible|skip|library	REASON
+ *	  file	UNIT	PATH		(relative to KTREE)
+ *	  kthread	UNIT	FUNCTION
+ *	  fstype	UNIT	NAME	PATH
+ *
+ *	file and kthread lines are given for the units to convert: the
+ *	eligible ones, and with --force the skip and library ones too;
+ *	fstype lines (the freeze-capable file_system_types, to flag) for
+ *	eligible units only.  fs (core) is "unit fs skip kept: ...", and
+ *	is never converted.  file lines: the unit's files with a freezer
+ *	use in real code, or defining a file_system_type to flag.
+ *
+ * autofreeze spatch [-j N] [-o OUTDIR] [-g] -- SPATCH-ARGS... ::: FILE...
+ *	Run "$SPATCH SPATCH-ARGS... FILE" (SPATCH defaults to spatch) for
+ *	each FILE, N at a time (default: the number of CPUs).  With -g,
+ *	each group of files between ":::" separators is one job
+ *	("-- ARGS ::: a.c b.c ::: c.c" is two jobs).  Each job's stdout
+ *	and stderr go to their own files; they are printed in input order,
+ *	whatever the scheduling.  With -o OUTDIR they are kept instead as
+ *	OUTDIR/NNNN.out and OUTDIR/NNNN.err (NNNN from 0001, in input
+ *	order) and OUTDIR/index lists "NNNN<TAB>STATUS<TAB>FILE...".  A
+ *	job that fails is reported as "autofreeze: FILE: spatch exited
+ *	with status N" and the exit status is 1.  SIGINT, SIGTERM and
+ *	SIGHUP kill the running jobs; the helper then dies of the signal.
+ *
+ * autofreeze apis
+ *	The freezer API names, one per line, in the table's order (for
+ *	"grep -wE" and for the rules' tests).
+ *
+ * Exit status: 0 success, 1 runtime failure (unreadable file, a failed
+ * job), 2 bad input (usage, a path or tree that is not there).  Errors
+ * are one line on stderr: "autofreeze: FILE: message".
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "scan.h"
+#include "util.h"
+
+static int cmd_apis(int argc, char **argv)
+{
+	size_t i;
+
+	(void)argv;
+	if (argc != 1) {
+		af_warn(NULL, "apis: no arguments expected");
+		return EXIT_BADINPUT;
+	}
+	for (i = 0; i < n_freezer_apis; i++)
+		puts(freezer_apis[i].name);
+	return 0;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: %s scan [--json] [-j N] PATH...\n"
+		"       %s units [--json] [--force] [-j N] KTREE DIR\n"
+		"       %s plan [--force] [-j N] KTREE DIR\n"
+		"       %s spatch [-j N] [-o OUTDIR] [-g] -- SPATCH-ARGS... "
+		"::: FILE...\n"
+		"       %s apis\n"
+		"(see the comment at the top of scripts/helper/main.c)\n",
+		PROG, PROG, PROG, PROG, PROG);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		int (*fn)(int argc, char **argv);
+	} cmds[] = {
+		{ "scan", cmd_scan },
+		{ "units", cmd_units },
+		{ "plan", cmd_plan },
+		{ "spatch", cmd_spatch },
+		{ "apis", cmd_apis },
+	};
+	size_t i;
+
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_BADINPUT;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
+	    !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(cmds); i++)
+		if (!strcmp(argv[1], cmds[i].name))
+			return cmds[i].fn(argc - 1, argv + 1);
+	af_warn(NULL, "unknown command '%s'", argv[1]);
+	usage(stderr);
+	return EXIT_BADINPUT;
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * scan.h - the sub-commands, and the context rules units.c shares with
+ * scan.c.
+ */
+#ifndef AF_SCAN_H
+#define AF_SCAN_H
+
+#include "analyze.h"
+#include "util.h"
+
+int cmd_scan(int argc, char **argv);
+int cmd_units(int argc, char **argv);
+int cmd_plan(int argc, char **argv);
+int cmd_spatch(int argc, char **argv);
+
+/* The context of U, given the kthread functions of its unit. */
+enum context use_context(const struct use *u, const struct strset *kthreads);
+
+/*
+ * The thread functions of a unit made of FILES: those started as threads
+ * and those calling set_freezable().  Names are added to SET.
+ */
+void unit_kthreads(struct file_info **files, size_t n, struct strset *set);
+
+#endif /* AF_SCAN_H */

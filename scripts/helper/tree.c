@@ -1,0 +1,438 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tree.c - file sets processed by a pool of threads, and kernel tree
+ * layout.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lex.h"
+#include "tree.h"
+
+static unsigned long long file_key(dev_t dev, ino_t ino)
+{
+	return (unsigned long long)ino * 1000003ull ^ (unsigned long long)dev;
+}
+
+static size_t key_slot(unsigned long long key, size_t cap)
+{
+	return (size_t)(key * 0x9e3779b97f4a7c15ull >> 20) & (cap - 1);
+}
+
+/* Add KEY for file INDEX; if it was there, return its file's index. */
+static size_t seen_add(struct fileset *fs, unsigned long long key,
+		       size_t index)
+{
+	size_t j;
+
+	if (2 * (fs->seen.n + 1) > fs->seen.cap) {
+		unsigned long long *old = fs->seen.slot;
+		size_t *oldidx = fs->seen.index;
+		size_t oldcap = fs->seen.cap, i;
+
+		fs->seen.cap = oldcap ? 2 * oldcap : 1024;
+		fs->seen.slot = xcalloc(fs->seen.cap, sizeof(*old));
+		fs->seen.index = xcalloc(fs->seen.cap, sizeof(*oldidx));
+		for (i = 0; i < oldcap; i++) {
+			if (!old[i])
+				continue;
+			j = key_slot(old[i], fs->seen.cap);
+			while (fs->seen.slot[j])
+				j = (j + 1) & (fs->seen.cap - 1);
+			fs->seen.slot[j] = old[i];
+			fs->seen.index[j] = oldidx[i];
+		}
+		free(old);
+		free(oldidx);
+	}
+	j = key_slot(key, fs->seen.cap);
+	while (fs->seen.slot[j]) {
+		if (fs->seen.slot[j] == key)
+			return fs->seen.index[j];
+		j = (j + 1) & (fs->seen.cap - 1);
+	}
+	fs->seen.slot[j] = key;
+	fs->seen.index[j] = index;
+	fs->seen.n++;
+	return (size_t)-1;
+}
+
+struct file_info *fileset_add(struct fileset *fs, const char *path,
+			      ino_t ino)
+{
+	struct file_info *fi;
+	struct stat st;
+	dev_t dev = 0;
+
+	/* one device per walk in practice; stat for the device once */
+	if (!ino || !fs->files.n) {
+		if (stat(path, &st) == 0) {
+			ino = st.st_ino;
+			dev = st.st_dev;
+		}
+	} else {
+		dev = fs->files.v[0]->dev;
+	}
+	if (ino) {
+		size_t old = seen_add(fs, file_key(dev, ino) | 1,
+				      fs->files.n);
+
+		if (old != (size_t)-1) {
+			fs->files.v[old]->again = true;
+			return NULL;
+		}
+	}
+	fi = xcalloc(1, sizeof(*fi));
+	fi->path = xstrdup(path);
+	fi->dev = dev;
+	fi->ino = ino;
+	vec_push(&fs->files, fi);
+	return fi;
+}
+
+struct work {
+	struct fileset *fs;
+	const size_t *idx;
+	size_t next, end, from;
+	enum pmode mode;
+};
+
+struct worker {
+	struct work *w;
+	struct arena *arena;
+	pthread_t tid;
+};
+
+#define CHUNK (256u << 10)
+#define CARRY 16	/* longer than any needle of the filters */
+
+static bool wanted(const char *data, size_t len, enum pmode mode)
+{
+	return mode == PM_FULL || may_use_freezer(data, len) ||
+		(mode == PM_ANY && may_start_thread(data, len));
+}
+
+static ssize_t read_full(int fd, char *buf, size_t n)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t r = read(fd, buf + got, n - got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	return (ssize_t)got;
+}
+
+/*
+ * Load PATH for analysis.  A small file is read whole; a big one is
+ * first read in chunks through the filters, so that memory stays small,
+ * and only mapped when it is wanted.  Returns 1 with *DATA, *LEN (and
+ * *MAPPED) set, 0 when the filters skip the file, -1 with errno.
+ */
+static int load(const char *path, enum pmode mode, char **buf, size_t *cap,
+		const char **data, size_t *len, bool *mapped)
+{
+	struct stat st;
+	size_t carry = 0;
+	int fd, err, rc = 0;
+	ssize_t n;
+
+	*mapped = false;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0)
+		goto fail;
+	if (S_ISDIR(st.st_mode)) {
+		errno = EISDIR;
+		goto fail;
+	}
+	if (st.st_size > (off_t)(UINT32_MAX / 2)) {
+		errno = EFBIG;
+		goto fail;
+	}
+	if (*cap < CHUNK + CARRY) {
+		*cap = CHUNK + CARRY;
+		free(*buf);
+		*buf = xmalloc(*cap);
+	}
+	if (st.st_size < (off_t)CHUNK) {
+		/* one read; the file may have grown: then go on below */
+		n = read_full(fd, *buf, CHUNK);
+		if (n < 0)
+			goto fail;
+		if (n < (ssize_t)CHUNK) {
+			close(fd);
+			*data = *buf;
+			*len = (size_t)n;
+			return wanted(*buf, *len, mode);
+		}
+		if (lseek(fd, 0, SEEK_SET) < 0)
+			goto fail;
+	}
+	if (mode != PM_FULL) {
+		for (;;) {
+			n = read_full(fd, *buf + carry, CHUNK);
+			if (n < 0)
+				goto fail;
+			if (wanted(*buf, carry + (size_t)n, mode)) {
+				rc = 1;
+				break;
+			}
+			if (n < (ssize_t)CHUNK)
+				break;
+			memmove(*buf, *buf + carry + (size_t)n - CARRY, CARRY);
+			carry = CARRY;
+		}
+		if (!rc) {
+			close(fd);
+			return 0;
+		}
+	}
+	if (fstat(fd, &st) < 0)
+		goto fail;
+	*data = mmap(NULL, st.st_size ? (size_t)st.st_size : 1, PROT_READ,
+		     MAP_PRIVATE, fd, 0);
+	if (*data == MAP_FAILED)
+		goto fail;
+	close(fd);
+	*mapped = true;
+	*len = (size_t)st.st_size;
+	return 1;
+fail:
+	err = errno;
+	close(fd);
+	errno = err;
+	return -1;
+}
+
+static void *worker_run(void *arg)
+{
+	struct worker *wk = arg;
+	struct work *w = wk->w;
+	struct token *toks = NULL;
+	size_t tokcap = 0, cap = 0, len;
+	char *buf = NULL;
+
+	for (;;) {
+		size_t i = __atomic_fetch_add(&w->next, 1, __ATOMIC_RELAXED);
+		struct file_info *fi;
+		const char *data;
+		bool mapped;
+		int r;
+
+		if (i >= w->end)
+			break;
+		fi = w->fs->files.v[w->idx ? w->idx[i] : w->from + i];
+		if (fi->lexed)
+			continue;
+		r = load(fi->path, w->mode, &buf, &cap, &data, &len, &mapped);
+		if (r < 0) {
+			fi->error = errno;
+			continue;
+		}
+		if (r > 0)
+			analyze(fi, data, len, w->mode == PM_FULL, wk->arena,
+				&toks, &tokcap);
+		if (mapped)
+			munmap((void *)data, len ? len : 1);
+		/* do not keep a huge token buffer for the next file */
+		if (tokcap > (1u << 16)) {
+			free(toks);
+			toks = NULL;
+			tokcap = 0;
+		}
+	}
+	free(buf);
+	free(toks);
+	return NULL;
+}
+
+void fileset_process(struct fileset *fs, const size_t *idx, size_t n,
+		     size_t from, int jobs, enum pmode mode)
+{
+	struct work w = { 0 };
+	struct worker *wk;
+	int i;
+
+	w.fs = fs;
+	w.idx = idx;
+	w.from = from;
+	w.end = idx ? n : (from < fs->files.n ? fs->files.n - from : 0);
+	w.mode = mode;
+	if (!w.end)
+		return;
+	if (jobs < 1)
+		jobs = 1;
+	if ((size_t)jobs > w.end)
+		jobs = (int)w.end;
+	wk = xcalloc((size_t)jobs, sizeof(*wk));
+	for (i = 0; i < jobs; i++) {
+		wk[i].w = &w;
+		wk[i].arena = xcalloc(1, sizeof(struct arena));
+		vec_push(&fs->arenas, wk[i].arena);
+	}
+	/* the calling thread is the first worker */
+	for (i = 1; i < jobs; i++)
+		if (pthread_create(&wk[i].tid, NULL, worker_run, &wk[i]))
+			af_die(EXIT_RUNTIME, NULL, "cannot start a thread");
+	worker_run(&wk[0]);
+	for (i = 1; i < jobs; i++)
+		pthread_join(wk[i].tid, NULL);
+	free(wk);
+}
+
+static void def_free(struct def *d)
+{
+	vec_free(&d->refs);
+	vec_free(&d->sops);
+}
+
+void fileset_free(struct fileset *fs)
+{
+	size_t i, j;
+
+	for (i = 0; i < fs->files.n; i++) {
+		struct file_info *fi = fs->files.v[i];
+
+		free(fi->path);
+		vec_free(&fi->uses);
+		vec_free(&fi->threads);
+		vec_free(&fi->freezable);
+		for (j = 0; j < fi->funcs.n; j++)
+			def_free(&fi->funcs.v[j]);
+		for (j = 0; j < fi->objs.n; j++)
+			def_free(&fi->objs.v[j]);
+		vec_free(&fi->funcs);
+		vec_free(&fi->objs);
+		vec_free(&fi->fstypes);
+		vec_free(&fi->sops);
+		free(fi);
+	}
+	vec_free(&fs->files);
+	for (i = 0; i < fs->arenas.n; i++) {
+		arena_free(fs->arenas.v[i]);
+		free(fs->arenas.v[i]);
+	}
+	vec_free(&fs->arenas);
+	free(fs->seen.slot);
+	free(fs->seen.index);
+	memset(&fs->seen, 0, sizeof(fs->seen));
+}
+
+bool is_ktree(const char *dir)
+{
+	char *a = path_join(dir, "Makefile"), *b = path_join(dir, "Kconfig");
+	char *c = path_join(dir, "include/linux");
+	bool r = is_file(a) && is_file(b) && is_dir(c);
+
+	free(a);
+	free(b);
+	free(c);
+	return r;
+}
+
+char *ktree_root(const char *realdir)
+{
+	char *d = xstrdup(realdir);
+
+	for (;;) {
+		char *slash;
+
+		if (is_ktree(d))
+			return d;
+		slash = strrchr(d, '/');
+		if (!slash || slash == d)
+			break;
+		*slash = '\0';
+	}
+	free(d);
+	return NULL;
+}
+
+bool dir_has_c(const char *dir)
+{
+	struct dirent *de;
+	bool r = false;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return false;
+	while (!r && (de = readdir(d))) {
+		size_t n = strlen(de->d_name);
+
+		r = n > 2 && !strcmp(de->d_name + n - 2, ".c");
+	}
+	closedir(d);
+	return r;
+}
+
+bool dir_is_unit(const char *dir)
+{
+	char *mk = path_join(dir, "Makefile"), *buf = NULL;
+	size_t len, cap = 0;
+	bool r = false;
+
+	if (!read_file(mk, &buf, &len, &cap, NULL, NULL))
+		r = memmem(buf, len, "obj-", 4) && dir_has_c(dir);
+	free(buf);
+	free(mk);
+	return r;
+}
+
+static bool skip_nested_unit(const char *path, void *arg)
+{
+	(void)arg;
+	return dir_is_unit(path);
+}
+
+static void add_one(const char *path, ino_t ino, void *arg)
+{
+	fileset_add(arg, path, ino);
+}
+
+void fileset_add_unit(struct fileset *fs, const char *unitdir, bool core)
+{
+	if (core) {
+		/* fs (core): the files at the top of fs/ only */
+		struct dirent *de;
+		strvec names = { 0 };
+		size_t i;
+		DIR *d = opendir(unitdir);
+
+		if (!d)
+			return;
+		while ((de = readdir(d)))
+			if (de->d_type == DT_REG && is_c_source(de->d_name))
+				vec_push(&names, xstrdup(de->d_name));
+		closedir(d);
+		xqsort(names.v, names.n, sizeof(*names.v), cmp_strp);
+		for (i = 0; i < names.n; i++) {
+			char *p = path_join(unitdir, names.v[i]);
+
+			fileset_add(fs, p, 0);
+			free(p);
+			free(names.v[i]);
+		}
+		vec_free(&names);
+		return;
+	}
+	walk_sources(unitdir, add_one, skip_nested_unit, fs);
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tree.h - sets of source files read and analyzed in parallel, and what
+ * a kernel tree's directories look like (its root, its units).
+ */
+#ifndef AF_TREE_H
+#define AF_TREE_H
+
+#include <stdbool.h>
+
+#include "analyze.h"
+#include "util.h"
+
+struct fileset {
+	VEC(struct file_info *) files;
+	VEC(struct arena *) arenas;	/* one per worker run */
+	struct {			/* (dev, ino) of every file added */
+		unsigned long long *slot;
+		size_t *index;		/* its index in files */
+		size_t n, cap;
+	} seen;
+};
+
+/*
+ * Add PATH (copied) unless a file with the same inode is there already
+ * (that one is then marked "again").  INO may be 0 when unknown (then
+ * the file is stat'ed).  Returns the new entry or NULL.
+ */
+struct file_info *fileset_add(struct fileset *fs, const char *path,
+			      ino_t ino);
+
+enum pmode {
+	PM_USES,	/* lex files that may use the freezer */
+	PM_ANY,		/* ... or may start a thread */
+	PM_FULL,	/* lex everything, with functions and objects */
+};
+
+/*
+ * Read and analyze the files IDX[0..N) (all from FROM on when IDX is
+ * NULL) with JOBS threads.
+ */
+void fileset_process(struct fileset *fs, const size_t *idx, size_t n,
+		     size_t from, int jobs, enum pmode mode);
+
+void fileset_free(struct fileset *fs);
+
+/*
+ * The root of the kernel tree holding the directory REALDIR (a real
+ * path), or NULL; malloc'ed.
+ */
+char *ktree_root(const char *realdir);
+
+/* A kernel tree: a directory with Makefile, Kconfig and include/linux. */
+bool is_ktree(const char *dir);
+
+/*
+ * A unit directory: it has a Makefile with obj- lines and C files of its
+ * own (DESIGN.md §2.3).
+ */
+bool dir_is_unit(const char *dir);
+
+/* True when DIR directly holds a *.c file. */
+bool dir_has_c(const char *dir);
+
+/* Add every source file of unit UNITDIR: nested units are skipped. */
+void fileset_add_unit(struct fileset *fs, const char *unitdir, bool core);
+
+#endif /* AF_TREE_H */

@@ -1,0 +1,445 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * util.c - errors, memory, arenas, string sets, files and directories.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util.h"
+
+static void vwarn(const char *file, const char *fmt, va_list ap)
+{
+	char msg[1024];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (file)
+		fprintf(stderr, "%s: %s: %s\n", PROG, file, msg);
+	else
+		fprintf(stderr, "%s: %s\n", PROG, msg);
+}
+
+void af_warn(const char *file, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn(file, fmt, ap);
+	va_end(ap);
+}
+
+void af_die(int code, const char *file, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn(file, fmt, ap);
+	va_end(ap);
+	exit(code);
+}
+
+static void oom(void)
+{
+	af_die(EXIT_RUNTIME, NULL, "out of memory");
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		oom();
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (!p)
+		oom();
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		oom();
+	p = xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return p;
+}
+
+#define ARENA_BLOCK	65536
+
+char *arena_strndup(struct arena *a, const char *s, size_t n)
+{
+	char *p;
+
+	if (n + 1 > a->left) {
+		size_t sz = n + 1 > ARENA_BLOCK ? n + 1 : ARENA_BLOCK;
+
+		a->cur = xmalloc(sz);
+		a->left = sz;
+		vec_push(&a->blocks, a->cur);
+	}
+	p = a->cur;
+	memcpy(p, s, n);
+	p[n] = '\0';
+	a->cur += n + 1;
+	a->left -= n + 1;
+	return p;
+}
+
+void arena_free(struct arena *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->blocks.n; i++)
+		free(a->blocks.v[i]);
+	vec_free(&a->blocks);
+	a->cur = NULL;
+	a->left = 0;
+}
+
+/* FNV-1a; the lexer computes the same hash for identifiers. */
+unsigned int str_hash(const char *s, size_t n)
+{
+	unsigned int h = 2166136261u;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 16777619u;
+	}
+	return h;
+}
+
+static void strset_resize(struct strset *s, size_t cap)
+{
+	const char **old = s->slot;
+	size_t oldcap = s->cap, i;
+
+	s->slot = xcalloc(cap, sizeof(*s->slot));
+	s->cap = cap;
+	for (i = 0; i < oldcap; i++) {
+		size_t j;
+
+		if (!old[i])
+			continue;
+		j = str_hash(old[i], strlen(old[i])) & (cap - 1);
+		while (s->slot[j])
+			j = (j + 1) & (cap - 1);
+		s->slot[j] = old[i];
+	}
+	free(old);
+}
+
+bool strset_add(struct strset *s, const char *str)
+{
+	size_t j;
+
+	if (2 * (s->n + 1) > s->cap)
+		strset_resize(s, s->cap ? 2 * s->cap : 16);
+	j = str_hash(str, strlen(str)) & (s->cap - 1);
+	while (s->slot[j]) {
+		if (!strcmp(s->slot[j], str))
+			return false;
+		j = (j + 1) & (s->cap - 1);
+	}
+	s->slot[j] = str;
+	s->n++;
+	return true;
+}
+
+const char *strset_get(const struct strset *s, const char *str)
+{
+	size_t j;
+
+	if (!s->cap)
+		return NULL;
+	j = str_hash(str, strlen(str)) & (s->cap - 1);
+	while (s->slot[j]) {
+		if (!strcmp(s->slot[j], str))
+			return s->slot[j];
+		j = (j + 1) & (s->cap - 1);
+	}
+	return NULL;
+}
+
+bool strset_has(const struct strset *s, const char *str)
+{
+	return strset_get(s, str) != NULL;
+}
+
+void strset_free(struct strset *s)
+{
+	free(s->slot);
+	s->slot = NULL;
+	s->n = s->cap = 0;
+}
+
+void xqsort(void *base, size_t n, size_t size,
+	    int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
+}
+
+void *xbsearch(const void *key, const void *base, size_t n, size_t size,
+	       int (*cmp)(const void *, const void *))
+{
+	return n ? bsearch(key, base, n, size, cmp) : NULL;
+}
+
+int cmp_strp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+const char **strset_sorted(const struct strset *s, size_t *n)
+{
+	const char **v = xmalloc((s->n ? s->n : 1) * sizeof(*v));
+	size_t i, k = 0;
+
+	for (i = 0; i < s->cap; i++)
+		if (s->slot[i])
+			v[k++] = s->slot[i];
+	xqsort(v, k, sizeof(*v), cmp_strp);
+	*n = k;
+	return v;
+}
+
+int read_file(const char *path, char **buf, size_t *len, size_t *cap,
+	      dev_t *dev, ino_t *ino)
+{
+	struct stat st;
+	size_t n = 0;
+	int fd, err;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0)
+		goto fail;
+	if (S_ISDIR(st.st_mode)) {
+		errno = EISDIR;
+		goto fail;
+	}
+	if (st.st_size > (off_t)(UINT32_MAX / 2)) {
+		errno = EFBIG;
+		goto fail;
+	}
+	if (dev)
+		*dev = st.st_dev;
+	if (ino)
+		*ino = st.st_ino;
+	if (*cap < (size_t)st.st_size + 1) {
+		*cap = (size_t)st.st_size + 1;
+		free(*buf);
+		*buf = xmalloc(*cap);
+	}
+	for (;;) {
+		ssize_t r;
+
+		if (n + 1 >= *cap) {
+			*cap *= 2;
+			*buf = xrealloc(*buf, *cap);
+		}
+		r = read(fd, *buf + n, *cap - n - 1);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			goto fail;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	(*buf)[n] = '\0';
+	*len = n;
+	close(fd);
+	return 0;
+fail:
+	err = errno;
+	close(fd);
+	errno = err;
+	return -1;
+}
+
+bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+bool is_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+bool is_c_source(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n > 2 && name[n - 2] == '.' &&
+		(name[n - 1] == 'c' || name[n - 1] == 'h');
+}
+
+char *path_join(const char *a, const char *b)
+{
+	size_t n = strlen(a);
+
+	if (n && a[n - 1] == '/')
+		return xasprintf("%s%s", a, b);
+	return xasprintf("%s/%s", a, b);
+}
+
+char *path_clean(const char *path)
+{
+	char *p = xstrdup(path), *d = p;
+	const char *s;
+	size_t n;
+
+	for (s = path; *s; s++) {
+		if (*s == '/' && d > p && d[-1] == '/')
+			continue;
+		*d++ = *s;
+	}
+	*d = '\0';
+	n = strlen(p);
+	while (n > 1 && p[n - 1] == '/')
+		p[--n] = '\0';
+	return p;
+}
+
+struct dent {
+	char *name;
+	unsigned char type;
+	ino_t ino;
+};
+
+static int cmp_dent(const void *a, const void *b)
+{
+	return strcmp(((const struct dent *)a)->name,
+		      ((const struct dent *)b)->name);
+}
+
+int walk_sources(const char *dir,
+		 void (*fn)(const char *path, ino_t ino, void *arg),
+		 bool (*skip_dir)(const char *path, void *arg), void *arg)
+{
+	VEC(struct dent) ents = { 0 };
+	struct dirent *de;
+	size_t i;
+	DIR *d;
+
+	d = opendir(dir);
+	if (!d) {
+		af_warn(dir, "%s", strerror(errno));
+		return -1;
+	}
+	while ((de = readdir(d))) {
+		const char *n = de->d_name;
+		struct dent e;
+
+		if (n[0] == '.' && (!n[1] || (n[1] == '.' && !n[2]) ||
+				    !strcmp(n, ".git")))
+			continue;
+		e.type = de->d_type;
+		if (e.type == DT_UNKNOWN) {
+			struct stat st;
+
+			if (fstatat(dirfd(d), n, &st, AT_SYMLINK_NOFOLLOW))
+				continue;
+			e.type = S_ISDIR(st.st_mode) ? DT_DIR :
+				S_ISREG(st.st_mode) ? DT_REG : DT_LNK;
+		}
+		if (e.type != DT_DIR && !(e.type == DT_REG && is_c_source(n)))
+			continue;
+		e.name = xstrdup(n);
+		e.ino = de->d_ino;
+		vec_push(&ents, e);
+	}
+	closedir(d);
+	xqsort(ents.v, ents.n, sizeof(*ents.v), cmp_dent);
+	for (i = 0; i < ents.n; i++) {
+		char *path = path_join(dir, ents.v[i].name);
+
+		if (ents.v[i].type == DT_REG)
+			fn(path, ents.v[i].ino, arg);
+		else if (!skip_dir || !skip_dir(path, arg))
+			walk_sources(path, fn, skip_dir, arg);
+		free(path);
+		free(ents.v[i].name);
+	}
+	vec_free(&ents);
+	return 0;
+}
+
+void json_str(FILE *f, const char *s)
+{
+	putc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", f);
+		else if (c == '\t')
+			fputs("\\t", f);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			putc(c, f);
+	}
+	putc('"', f);
+}
+
+int ncpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : (int)n;
+}

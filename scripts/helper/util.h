@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * util.h - small helpers shared by the autofreeze helper: errors, memory,
+ * growable arrays, string arenas and sets, file reading, directory walks
+ * and JSON string output.
+ */
+#ifndef AF_UTIL_H
+#define AF_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#define PROG "autofreeze"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Exit codes, like the kernel's host programs. */
+#define EXIT_BADINPUT	2
+#define EXIT_RUNTIME	1
+
+/* "autofreeze: FILE: message" (FILE may be NULL) on stderr. */
+void af_warn(const char *file, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void af_die(int code, const char *file, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4), noreturn));
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A growable array: struct { T *v; size_t n, cap; }. */
+#define VEC(type) struct { type *v; size_t n, cap; }
+
+#define vec_grow(vec)							\
+	do {								\
+		if ((vec)->n == (vec)->cap) {				\
+			(vec)->cap = (vec)->cap ? 2 * (vec)->cap : 16;	\
+			(vec)->v = xrealloc((vec)->v,			\
+				(vec)->cap * sizeof(*(vec)->v));	\
+		}							\
+	} while (0)
+
+#define vec_push(vec, val)						\
+	do {								\
+		vec_grow(vec);						\
+		(vec)->v[(vec)->n++] = (val);				\
+	} while (0)
+
+#define vec_free(vec)							\
+	do {								\
+		free((vec)->v);						\
+		(vec)->v = NULL;					\
+		(vec)->n = (vec)->cap = 0;				\
+	} while (0)
+
+/*
+ * An arena hands out strings that live until the arena is freed; each
+ * thread owns its own, so no locking.
+ */
+struct arena {
+	char *cur;
+	size_t left;
+	VEC(char *) blocks;
+};
+
+char *arena_strndup(struct arena *a, const char *s, size_t n);
+void arena_free(struct arena *a);
+
+/* A set of strings (pointers are not copied: the caller keeps them). */
+struct strset {
+	const char **slot;
+	size_t n, cap;
+};
+
+unsigned int str_hash(const char *s, size_t n);
+bool strset_add(struct strset *s, const char *str);	/* true if new */
+bool strset_has(const struct strset *s, const char *str);
+/* The member equal to STR, or NULL. */
+const char *strset_get(const struct strset *s, const char *str);
+void strset_free(struct strset *s);
+/* The members, sorted with strcmp; the array is malloc'ed. */
+const char **strset_sorted(const struct strset *s, size_t *n);
+
+/* qsort() and bsearch() that take an empty (NULL) array */
+void xqsort(void *base, size_t n, size_t size,
+	    int (*cmp)(const void *, const void *));
+void *xbsearch(const void *key, const void *base, size_t n, size_t size,
+	       int (*cmp)(const void *, const void *));
+
+typedef VEC(char *) strvec;
+typedef VEC(char) charvec;
+int cmp_strp(const void *a, const void *b);
+
+/* Read a whole file; returns 0, or -1 with errno set. */
+int read_file(const char *path, char **buf, size_t *len, size_t *cap,
+	      dev_t *dev, ino_t *ino);
+
+/* True when PATH names something of that kind. */
+bool is_dir(const char *path);
+bool is_file(const char *path);
+
+/* NAME ends in ".c" or ".h". */
+bool is_c_source(const char *name);
+
+/*
+ * Walk DIR recursively, calling fn(path, d_ino, arg) for every regular
+ * *.c and *.h file (symbolic links are not followed).  When skip_dir is
+ * given and returns true for a subdirectory, it is not entered.  Returns
+ * -1 when DIR cannot be read (reported), 0 otherwise.
+ */
+int walk_sources(const char *dir,
+		 void (*fn)(const char *path, ino_t ino, void *arg),
+		 bool (*skip_dir)(const char *path, void *arg), void *arg);
+
+/* "a" + "/" + "b", with no doubled slash; malloc'ed. */
+char *path_join(const char *a, const char *b);
+/* PATH without trailing slashes and doubled slashes; malloc'ed. */
+char *path_clean(const char *path);
+
+/* Write S as a JSON string literal (with the quotes). */
+void json_str(FILE *f, const char *s);
+
+/* Number of online CPUs, at least 1. */
+int ncpus(void);
+
+#endif /* AF_UTIL_H */

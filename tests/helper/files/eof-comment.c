@@ -1,0 +1,1 @@
+/* unterminated comment at EOF: try_to_freeze() 

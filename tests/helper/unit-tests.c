@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * unit-tests.c - C unit tests of the autofreeze helper: the lexer, the
+ * per-file analysis (uses, enclosing functions, thread functions,
+ * file_system_types) and the cheap prefilter.  Built by "make
+ * helper-unit" (and, with sanitizers, by "make helper-san"); run by
+ * tests/t30-helper.sh.  Prints TAP-like "ok N - what" lines and exits
+ * non-zero when a check failed.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze.h"
+#include "api.h"
+#include "lex.h"
+#include "scan.h"
+#include "util.h"
+
+static int checks, failed;
+
+static void check(int ok, const char *what, ...)
+{
+	va_list ap;
+
+	checks++;
+	if (!ok)
+		failed++;
+	printf("%s %d - ", ok ? "ok" : "not ok", checks);
+	va_start(ap, what);
+	vprintf(what, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+static void check_str(const char *got, const char *want, const char *what)
+{
+	check(!strcmp(got, want), "%s", what);
+	if (strcmp(got, want))
+		printf("#   got:  \"%s\"\n#   want: \"%s\"\n", got, want);
+}
+
+/*
+ * The identifiers of SRC as "name@line:col[flags]" separated by spaces;
+ * flags: d directive, D #define, s spliced.
+ */
+static char *idents(const char *src)
+{
+	static char out[4096];
+	struct lexer lx;
+	struct token t;
+	size_t n = 0;
+	int guard = 0;
+
+	out[0] = '\0';
+	lex_init(&lx, src, strlen(src));
+	for (;;) {
+		char text[256], fl[4] = "", *f = fl;
+
+		lex_next(&lx, &t);
+		if (t.kind == TK_EOF || ++guard > 1000)
+			break;
+		if (t.kind != TK_IDENT)
+			continue;
+		tok_text(src, &t, text, sizeof(text));
+		if (t.flags & TF_DEFINE)
+			*f++ = 'D';
+		else if (t.flags & TF_DIRECTIVE)
+			*f++ = 'd';
+		if (t.flags & TF_SPLICED)
+			*f++ = 's';
+		*f = '\0';
+		n += (size_t)snprintf(out + n, sizeof(out) - n, "%s%s@%u:%u%s",
+				      n ? " " : "", text, t.line, t.col, fl);
+	}
+	check(guard <= 1000, "lexer ends (no endless loop)");
+	return out;
+}
+
+/* The kinds of all tokens: i ident, n number, s string, c char, p punct */
+static char *kinds(const char *src)
+{
+	static char out[1024];
+	static const char k[] = "Einscp";
+	struct lexer lx;
+	struct token t;
+	size_t n = 0;
+
+	lex_init(&lx, src, strlen(src));
+	for (;;) {
+		lex_next(&lx, &t);
+		if (t.kind == TK_EOF || n + 2 >= sizeof(out))
+			break;
+		out[n++] = k[t.kind];
+	}
+	out[n] = '\0';
+	return out;
+}
+
+static void test_lexer(void)
+{
+	struct lexer lx;
+	struct token t;
+
+	check_str(idents("a /* set_freezable() */ b"), "a@1:1 b@1:25",
+		  "block comment");
+	check_str(idents("a /* x\n * try_to_freeze();\n */ b"), "a@1:1 b@3:5",
+		  "block comment over lines keeps line numbers");
+	check_str(idents("a // try_to_freeze();\nb"), "a@1:1 b@2:1",
+		  "line comment");
+	check_str(idents("a // x \\\n try_to_freeze();\nb"), "a@1:1 b@3:1",
+		  "line comment continued by backslash-newline");
+	check_str(idents("a // x \\\r\n try_to_freeze();\nb"), "a@1:1 b@3:1",
+		  "line comment continued by backslash-CR-LF");
+	check_str(idents("x = \"a\\\"try_to_freeze()\\\\\" y;"), "x@1:1 y@1:28",
+		  "string with escaped quote and backslash");
+	check_str(idents("\"abc\\\ntry_to_freeze\" z"), "z@2:16",
+		  "string continued by backslash-newline");
+	check_str(idents("c = '\\''; set_freezable(); d = '\"'; e;"),
+		  "c@1:1 set_freezable@1:11 d@1:28 e@1:37",
+		  "char literals '\\'' and '\"' do not open a string");
+	check_str(idents("L\"set_freezable\" u8\"x\" U'y' u\"z\" v"), "v@1:34",
+		  "string and char prefixes L u8 U u");
+	check_str(idents("#define F(x) \\\n\ttry_to_freeze(); \\\n\tx\nint z;"),
+		  "define@1:2d F@1:9D x@1:11D try_to_freeze@2:2D x@3:2D "
+		  "int@4:1 z@4:5", "#define body with line continuations");
+	check_str(idents("#define A /* c\n */ try_to_freeze()\nb"),
+		  "define@1:2d A@1:9D try_to_freeze@2:5D b@3:1",
+		  "a block comment over lines does not end a #define");
+	check_str(idents("/* c */ #define X set_freezable()\ny"),
+		  "define@1:10d X@1:17D set_freezable@1:19D y@2:1",
+		  "a directive after a comment");
+	check_str(idents("a # b\n"), "a@1:1 b@1:5",
+		  "'#' inside a line is no directive");
+	check_str(idents("#if 0\nset_freezable();\n#endif\n"),
+		  "if@1:2d set_freezable@2:1 endif@3:2d",
+		  "#if 0 blocks are still code (not evaluated)");
+	check_str(idents("#include <linux/freezer.h>\nx"),
+		  "include@1:2d linux@1:11d freezer@1:17d h@1:25d x@2:1",
+		  "#include line");
+	check_str(idents("set_free\\\nzable();"), "set_freezable@1:1s",
+		  "identifier split across a backslash-newline");
+	check_str(idents("\tx\t y"), "x@1:2 y@1:5",
+		  "columns count bytes, a tab is one");
+	check_str(idents("a /* unterminated"), "a@1:1",
+		  "unterminated comment at EOF");
+	check_str(idents("a \"unterminated\nb"), "a@1:1 b@2:1",
+		  "unterminated string ends at end of line");
+	check_str(idents("a '\nb"), "a@1:1 b@2:1",
+		  "unterminated char literal ends at end of line");
+	check_str(idents("#error don't do it\nb"), "error@1:2d don@1:8d b@2:1",
+		  "apostrophe in #error ends with the line");
+	check_str(idents("a \"x\\"), "a@1:1", "string ending in backslash at EOF");
+	check_str(idents("a \\"), "a@1:1", "lone backslash at EOF");
+	check_str(idents("a\\\n"), "a@1:1", "splice at EOF");
+	check_str(idents("'"), "", "lone quote at EOF");
+	check_str(idents("/"), "", "lone slash at EOF");
+	check_str(kinds("a->b <<= 1e+5 .5 0x1fULL ... ## x"), "ipipnnnppi",
+		  "punctuators and preprocessing numbers");
+	check_str(kinds("p-->q"), "ippi", "'-->' is '--' '>'");
+
+	lex_init(&lx, "x", 1);
+	lex_next(&lx, &t);
+	lex_next(&lx, &t);
+	lex_next(&lx, &t);
+	check(t.kind == TK_EOF, "EOF stays EOF");
+
+	lex_init(&lx, "\"abc", 4);
+	lex_next(&lx, &t);
+	check(t.kind == TK_STRING && (t.flags & TF_UNTERM) && t.end == 4,
+	      "unterminated string flagged, ends at EOF");
+}
+
+static struct file_info *run(const char *src, bool full)
+{
+	static struct arena arena;
+	static struct token *toks;
+	static size_t cap;
+	struct file_info *fi = xcalloc(1, sizeof(*fi));
+
+	fi->path = xstrdup("t.c");
+	analyze(fi, src, strlen(src), full, &arena, &toks, &cap);
+	return fi;
+}
+
+static void free_fi(struct file_info *fi)
+{
+	size_t i;
+
+	for (i = 0; i < fi->funcs.n; i++) {
+		vec_free(&fi->funcs.v[i].refs);
+		vec_free(&fi->funcs.v[i].sops);
+	}
+	for (i = 0; i < fi->objs.n; i++) {
+		vec_free(&fi->objs.v[i].refs);
+		vec_free(&fi->objs.v[i].sops);
+	}
+	vec_free(&fi->funcs);
+	vec_free(&fi->objs);
+	vec_free(&fi->uses);
+	vec_free(&fi->threads);
+	vec_free(&fi->freezable);
+	vec_free(&fi->fstypes);
+	vec_free(&fi->sops);
+	free(fi->path);
+	free(fi);
+}
+
+/* "api:context:function" of every use, given the files of a unit */
+static char *contexts(struct file_info **files, size_t n)
+{
+	static char out[4096];
+	struct strset kt = { 0 };
+	size_t i, k, len = 0;
+
+	unit_kthreads(files, n, &kt);
+	out[0] = '\0';
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < files[i]->uses.n; k++) {
+			const struct use *u = &files[i]->uses.v[k];
+
+			len += (size_t)snprintf(out + len, sizeof(out) - len,
+				"%s%s:%s:%s@%u", len ? " " : "",
+				freezer_apis[u->api].name,
+				context_names[use_context(u, &kt)],
+				u->func ? u->func : "-", u->line);
+		}
+	}
+	strset_free(&kt);
+	return out;
+}
+
+static char *ctx1(const char *src)
+{
+	struct file_info *fi = run(src, false);
+	char *r = contexts(&fi, 1);
+
+	free_fi(fi);
+	return r;
+}
+
+static void test_contexts(void)
+{
+	struct file_info *f[2];
+
+	check_str(ctx1("static int t(void *d)\n{\n\tset_freezable();\n"
+		       "\twhile (!kthread_should_stop())\n"
+		       "\t\ttry_to_freeze();\n\treturn 0;\n}\n"),
+		  "set_freezable:kthread:t@3 try_to_freeze:kthread:t@5",
+		  "set_freezable() makes a kthread");
+	check_str(ctx1("static bool ext4_trim_interrupted(void)\n{\n"
+		       "\treturn fatal_signal_pending(current) || "
+		       "freezing(current);\n}\n"),
+		  "freezing:user:ext4_trim_interrupted@3",
+		  "freezing() elsewhere is user context");
+	check_str(ctx1("static int f(void *p)\n{\n\ttry_to_freeze();\n}\n"
+		       "void g(void) { kthread_run(f, NULL, \"f\"); }\n"),
+		  "try_to_freeze:kthread:f@3", "kthread_run(f, ...) in the file");
+	check_str(ctx1("static int f(void *p)\n{\n\ttry_to_freeze();\n}\n"
+		       "void g(void) { t = kthread_create_on_node(&f, p, n, "
+		       "\"x\"); }\n"),
+		  "try_to_freeze:kthread:f@3", "kthread_create_on_node(&f, ...)");
+	check_str(ctx1("static int a(void *v) { try_to_freeze(); }\n"
+		       "static int b(void *v) { try_to_freeze(); }\n"
+		       "void s(int m) {\n\tint (*threadfn)(void *data);\n"
+		       "\tthreadfn = a;\n\tif (m)\n\t\tthreadfn = b;\n"
+		       "\tserv = svc_create(&p, SZ, threadfn);\n}\n"),
+		  "try_to_freeze:kthread:a@1 try_to_freeze:kthread:b@2",
+		  "svc_create() thread function through a variable");
+	check_str(ctx1("static int n(void *v) { try_to_freeze(); }\n"
+		       "void s(void) { svc_create_pooled(&p, &st, SZ, n); }\n"),
+		  "try_to_freeze:kthread:n@1", "svc_create_pooled() last argument");
+	check_str(ctx1("static const struct svc_serv_ops o = {\n"
+		       "\t.svo_function = nfsd,\n};\n"
+		       "int nfsd(void *v) { set_freezable(); try_to_freeze(); }\n"),
+		  "set_freezable:kthread:nfsd@4 try_to_freeze:kthread:nfsd@4",
+		  ".svo_function = (struct svc_serv_ops, before 6.2)");
+	check_str(ctx1("void f(void)\n{\n\tx = alloc_workqueue(\"x\", "
+		       "WQ_FREEZABLE | WQ_MEM_RECLAIM, 0);\n"
+		       "\tqueue_work(system_freezable_wq, &w);\n}\n"),
+		  "WQ_FREEZABLE:kthread:f@3 system_freezable_wq:kthread:f@4",
+		  "workqueue names are kthread context");
+	check_str(ctx1("#define W(x) wait_event_freezable(q, x)\n"
+		       "#define F(f) ((f) | WQ_FREEZABLE)\n"),
+		  "wait_event_freezable:macro:-@1 WQ_FREEZABLE:macro:-@2",
+		  "uses in #define bodies are macro context");
+	check_str(ctx1("static struct foo x = {\n\t.state = TASK_FREEZABLE,\n"
+		       "};\n"),
+		  "TASK_FREEZABLE:unknown:-@2", "file scope is unknown");
+	check_str(ctx1("void f(struct super_block *sb)\n{\n\tint frozen = 0;\n"
+		       "\tif (sb->s_writers.frozen == 1)\n\t\tfrozen = 1;\n"
+		       "\tp.try_to_freeze = 1;\n\tfreezing = x;\n}\n"),
+		  "", "members and variables named like a call are no use");
+	check_str(ctx1("void f(void)\n{\n\t/* try_to_freeze(); */\n"
+		       "\tpr_info(\"try_to_freeze()\");\n"
+		       "\tc = '\"'; // set_freezable();\n}\n"),
+		  "", "comments, strings and char literals are no use");
+	check_str(ctx1("static int\nfoo(void *d) __acquires(l)\n{\n"
+		       "\ttry_to_freeze();\n}\n"),
+		  "try_to_freeze:user:foo@4",
+		  "attribute macro between parameters and body");
+	check_str(ctx1("static int foo(void)\n#ifdef A\n{\n\tif (a) {\n#else\n"
+		       "{\n\tif (b) {\n#endif\n\t\tx();\n\t}\n\ttry_to_freeze();\n"
+		       "}\nint bar(void) { return freezing(current); }\n"),
+		  "try_to_freeze:user:foo@11 freezing:user:bar@13",
+		  "#ifdef/#else branches each opening a brace");
+	check_str(ctx1("void f(void)\n{\n#if 0\n\ttry_to_freeze();\n#endif\n}\n"),
+		  "try_to_freeze:user:f@4", "#if 0 is still code");
+	check_str(ctx1("void f(void)\n{\n\ttry_to_\\\nfreeze();\n}\n"),
+		  "try_to_freeze:user:f@3", "a spliced identifier is a use");
+	check_str(ctx1("void f(void)\n{\n\tfreezable_schedule();\n"
+		       "\tfreezable_schedule_timeout_killable_unsafe(HZ);\n}\n"),
+		  "freezable_schedule:user:f@3 "
+		  "freezable_schedule_timeout_killable_unsafe:user:f@4",
+		  "pre-6.1 freezable_schedule*()");
+
+	/* the thread is started in another file of the unit (jfs) */
+	f[0] = run("int jfs_lazycommit(void *arg)\n{\n"
+		   "\tif (freezing(current))\n\t\ttry_to_freeze();\n}\n", false);
+	f[1] = run("static int __init init_jfs_fs(void)\n{\n"
+		   "\tt = kthread_run(jfs_lazycommit, NULL, \"jfsCommit\");\n}\n",
+		   false);
+	check_str(contexts(f, 1),
+		  "freezing:user:jfs_lazycommit@3 try_to_freeze:user:"
+		  "jfs_lazycommit@4", "alone, jfs_txnmgr.c has no kthread");
+	check_str(contexts(f, 2),
+		  "freezing:kthread:jfs_lazycommit@3 try_to_freeze:kthread:"
+		  "jfs_lazycommit@4", "with super.c of the same unit, it has");
+	free_fi(f[0]);
+	free_fi(f[1]);
+}
+
+static void test_objects(void)
+{
+	struct file_info *fi;
+
+	fi = run("static const struct super_operations s_ops = {\n"
+		 "\t.freeze_fs = x_freeze,\n\t.unfreeze_fs = x_unfreeze,\n};\n"
+		 "static const struct super_operations t_ops = {\n"
+		 "\t.freeze_super = NULL,\n};\n"
+		 "static int fill(struct super_block *sb)\n{\n"
+		 "\tsb->s_op = &s_ops;\n}\n"
+		 "static struct file_system_type x_type = {\n"
+		 "\t.name = \"x\",\n\t.mount = x_mount,\n"
+		 "\t.fs_flags = FS_REQUIRES_DEV |\n\t\t    FS_ALLOW_IDMAP, /* c */\n"
+		 "};\n"
+		 "struct file_system_type y_type __read_mostly = {\n"
+		 "\t.name = \"y\",\n};\n", true);
+	check(fi->sops.n == 2, "two super_operations");
+	check(fi->sops.n == 2 && fi->sops.v[0].freeze_fs &&
+	      !fi->sops.v[0].freeze_super, ".freeze_fs found");
+	check(fi->sops.n == 2 && !fi->sops.v[1].freeze_super,
+	      ".freeze_super = NULL does not count");
+	check(fi->fstypes.n == 2, "two file_system_types");
+	if (fi->fstypes.n == 2) {
+		check_str(fi->fstypes.v[0].name, "x_type", "type name");
+		check_str(fi->fstypes.v[0].fsname ? fi->fstypes.v[0].fsname : "",
+			  "x", ".name string");
+		check_str(fi->fstypes.v[0].flags ? fi->fstypes.v[0].flags : "",
+			  "FS_REQUIRES_DEV | FS_ALLOW_IDMAP",
+			  ".fs_flags text, spaces normalized");
+		check(fi->fstypes.v[0].requires_dev, "FS_REQUIRES_DEV seen");
+		check_str(fi->fstypes.v[1].name, "y_type",
+			  "name before __read_mostly");
+		check(!fi->fstypes.v[1].flags && !fi->fstypes.v[1].requires_dev,
+		      "no .fs_flags");
+	}
+	check(fi->funcs.n == 1 && fi->funcs.v[0].sops.n == 1 &&
+	      !strcmp(fi->funcs.v[0].sops.v[0], "s_ops"),
+	      "sb->s_op = &s_ops; in fill()");
+	free_fi(fi);
+}
+
+/* S with newlines shown as \n, for a test name */
+static const char *esc(const char *s)
+{
+	static char out[128];
+	size_t n = 0;
+
+	for (; *s && n + 3 < sizeof(out); s++) {
+		if (*s == '\n') {
+			out[n++] = '\\';
+			out[n++] = 'n';
+		} else {
+			out[n++] = *s;
+		}
+	}
+	out[n] = '\0';
+	return out;
+}
+
+static void test_prefilter(void)
+{
+	static const char *const yes[] = {
+		"WQ_FREEZABLE", "x try_to_freeze();", "frozen(p)",
+		"set_free\\\nzable()", "a\\\nset_freezable", "__refrigerator(); freeze",
+		"KTW_FREEZABLE", "fr\\\neezing(x)", "fro\\\r\nzen(p)",
+	};
+	static const char *const no[] = {
+		"", "z", "CP_FREEZE_MASK 0x1", "s_writers_frozen_x", "fre ez",
+		"__refrigerator();", "freezer", "frozenx",
+		"#define S(x) sizeof(x) \\\n\t+ 1",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(yes); i++)
+		check(may_use_freezer(yes[i], strlen(yes[i])),
+		      "prefilter keeps \"%s\"", esc(yes[i]));
+	for (i = 0; i < ARRAY_SIZE(no); i++)
+		check(!may_use_freezer(no[i], strlen(no[i])),
+		      "prefilter skips \"%s\"", esc(no[i]));
+	check(may_start_thread("t = kthread_run(f", 17) &&
+	      !may_start_thread("kthread_stop(t)", 15), "thread prefilter");
+	check(api_index("kthread_wait_freezable") >= 0 &&
+	      api_index("freezer") < 0, "API table lookup");
+}
+
+int main(void)
+{
+	test_lexer();
+	test_contexts();
+	test_objects();
+	test_prefilter();
+	printf("# %d checks, %d failed\n", checks, failed);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,303 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# t30-helper: the C helper scripts/autofreeze.  Builds it and its C unit
+# tests (tests/helper/unit-tests.c) with -fsanitize=address,undefined,
+# runs those, then every sub-command on the fixture tree
+# tests/helper/ktree (trimmed copies of Linux 6.1 files) against
+# tests/helper/expected/, and on the real Debian trees when they are
+# unpacked under build/.  A sanitizer report anywhere fails the script.
+#
+# AF_HELPER=path uses that binary instead of the sanitizer build.
+
+. "$(dirname "$0")/lib.sh"
+
+H=$TESTS/helper
+SANDIR=$TOP/build/helper-san
+AF=${AF_HELPER:-$SANDIR/autofreeze}
+UNIT=$SANDIR/unit-tests
+export AF H
+
+# sanitizer reports go to files; their exit codes are not 1 or 2
+export ASAN_OPTIONS="detect_leaks=1:exitcode=86:log_path=$TRASH/san"
+export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:exitcode=87:log_path=$TRASH/san"
+export LSAN_OPTIONS="exitcode=86"
+
+test_expect_success "helper and sanitizer builds" '
+	make -s -C "$TOP" helper helper-san >build.log 2>&1 ||
+		{ cat build.log; false; } &&
+	test -x "$TOP/scripts/autofreeze" && test -x "$AF" && test -x "$UNIT"
+'
+
+test_expect_success "C unit tests (lexer, contexts, objects, prefilter)" '
+	"$UNIT" >unit.out; rc=$?
+	grep "^not ok" unit.out; tail -n 1 unit.out
+	[ $rc -eq 0 ] && grep -q "^# [0-9]* checks, 0 failed" unit.out
+'
+
+test_expect_success "usage: no command, unknown command, --help" '
+	test_exit_code 2 "$AF" 2>err1 &&
+	grep -q "^usage: autofreeze scan" err1 &&
+	test_exit_code 2 "$AF" frobnicate 2>err2 &&
+	grep -q "^autofreeze: unknown command .frobnicate." err2 &&
+	"$AF" --help | grep -q "autofreeze units" &&
+	test_exit_code 2 "$AF" scan 2>err3 &&
+	grep -q "^autofreeze: scan: no PATH given" err3 &&
+	test_exit_code 2 "$AF" scan -j 0 . 2>/dev/null
+'
+
+test_expect_success "apis lists the 30 names, once each" '
+	"$AF" apis >apis &&
+	[ "$(wc -l <apis)" -eq 30 ] &&
+	[ "$(sort -u apis | wc -l)" -eq 30 ] &&
+	grep -qx kthread_wait_freezable apis &&
+	grep -qx freezable_schedule_timeout_killable_unsafe apis
+'
+
+test_expect_success "scan: a missing path is bad input, named" '
+	test_exit_code 2 "$AF" scan nope.c 2>err &&
+	grep -qx "autofreeze: nope.c: No such file or directory" err
+'
+
+test_expect_success "scan of the fixture tree" '
+	(cd "$H/ktree" && "$AF" scan fs) >out &&
+	test_cmp "$H/expected/scan-fs.txt" out
+'
+
+test_expect_success "scan: same output whatever -j" '
+	(cd "$H/ktree" && "$AF" scan -j 1 fs && "$AF" scan -j 7 fs) >out &&
+	cat "$H/expected/scan-fs.txt" "$H/expected/scan-fs.txt" >want &&
+	test_cmp want out
+'
+
+test_expect_success "scan: lexing cases (comments, literals, splices, EOF)" '
+	(cd "$H/files" && "$AF" scan tricky.c eof-comment.c eof-string.c) >out &&
+	test_cmp "$H/expected/scan-files.txt" out
+'
+
+test_expect_success "scan of one file knows its unit (jfs: thread started in super.c)" '
+	(cd "$H/ktree" && "$AF" scan fs/jfs/jfs_txnmgr.c) >out &&
+	grep "jfs_txnmgr.c" "$H/expected/scan-fs.txt" >want &&
+	test_cmp want out &&
+	grep -q "try_to_freeze kthread jfs_lazycommit" out
+'
+
+test_expect_success "scan: frozen in a comment, a string, a member is no use" '
+	(cd "$H/ktree" && "$AF" scan fs/xfs/libxfs) >out &&
+	test_must_fail test -s out
+'
+
+test_expect_success "scan outside a kernel tree: the unit is the paths given" '
+	mkdir -p loose &&
+	cp "$H/ktree/fs/jfs/jfs_txnmgr.c" "$H/ktree/fs/jfs/super.c" loose/ &&
+	"$AF" scan loose/jfs_txnmgr.c >alone &&
+	grep -q "try_to_freeze user jfs_lazycommit" alone &&
+	"$AF" scan loose >both &&
+	grep -q "try_to_freeze kthread jfs_lazycommit" both
+'
+
+test_expect_success "scan --json: valid, same uses as the text" '
+	(cd "$H/ktree" && "$AF" scan --json fs) >out.json &&
+	python3 -c "
+import json, sys
+uses = json.load(open(\"out.json\"))
+for u in uses:
+    print(\"%s:%d:%d: %s %s %s\" % (u[\"file\"], u[\"line\"], u[\"col\"],
+          u[\"api\"], u[\"context\"], u[\"function\"] or \"-\"))
+" >out &&
+	test_cmp "$H/expected/scan-fs.txt" out &&
+	"$AF" scan --json "$H/ktree/fs/open.c" >empty.json &&
+	python3 -c "import json; assert json.load(open(\"empty.json\")) == []"
+'
+
+test_expect_success "units of the fixture tree" '
+	"$AF" units "$H/ktree" fs >out &&
+	test_cmp "$H/expected/units-fs.txt" out
+'
+
+test_expect_success "units: fs/xfs eligible, nfs and ocfs2 not, jbd2 a library of ext4 and ocfs2" '
+	"$AF" units "$H/ktree" fs >out &&
+	grep -qx "fs/xfs: eligible: xfs_fs_type is FS_REQUIRES_DEV and xfs_super_operations has .freeze_fs" out &&
+	grep -qx "fs/nfs: not freeze-capable: no FS_REQUIRES_DEV file_system_type" out &&
+	grep -qx "fs/ocfs2: not freeze-capable: no .freeze_fs/.freeze_super (ocfs2_fs_type: ocfs2_sops)" out &&
+	grep -qx "fs/jbd2: library: no file_system_type, used by fs/ext4 (freeze-capable), fs/ocfs2 (not freeze-capable)" out &&
+	grep -q "^fs (core): kept" out
+'
+
+test_expect_success "units: a DIR inside a unit, a parent of units" '
+	"$AF" units "$H/ktree" fs/xfs/libxfs | grep "^[^	]" >out &&
+	grep -qx "fs/xfs: eligible: .*" out && [ "$(wc -l <out)" -eq 1 ] &&
+	"$AF" units "$H/ktree" fs/smb | grep "^[^	]" | cut -d: -f1 >out &&
+	printf "fs/smb/client\nfs/smb/server\n" >want &&
+	test_cmp want out
+'
+
+test_expect_success "units --json: valid, one object per unit" '
+	"$AF" units --json "$H/ktree" fs >out.json &&
+	python3 -c "
+import json
+u = {x[\"dir\"]: x for x in json.load(open(\"out.json\"))}
+assert u[\"fs/xfs\"][\"status\"] == \"eligible\"
+assert u[\"fs/xfs\"][\"fstypes\"][0][\"requires_dev\"] is True
+assert u[\"fs/xfs\"][\"fstypes\"][0][\"s_ops\"] == [\"xfs_super_operations\"]
+assert u[\"fs/jbd2\"][\"users\"] == [
+    {\"unit\": \"fs/ext4\", \"freeze_capable\": True},
+    {\"unit\": \"fs/ocfs2\", \"freeze_capable\": False}]
+assert u[\"fs/nfs\"][\"kthreads\"] == [\"nfs41_callback_svc\", \"nfs4_callback_svc\"]
+assert u[\"fs\"][\"status\"] == \"core\" and u[\"fs\"][\"unit\"] == \"fs (core)\"
+"
+'
+
+test_expect_success "plan of the fixture tree, and with --force" '
+	"$AF" plan "$H/ktree" fs >out &&
+	test_cmp "$H/expected/plan-fs.txt" out &&
+	"$AF" plan --force "$H/ktree" fs >out &&
+	test_cmp "$H/expected/plan-fs-force.txt" out &&
+	! grep -q "^fstype	fs/nfs" out && ! grep -q "^file	fs	" out
+'
+
+test_expect_success "units/plan: bad KTREE or DIR is bad input" '
+	test_exit_code 2 "$AF" units "$TRASH" fs 2>err &&
+	grep -q "not a kernel tree" err &&
+	test_exit_code 2 "$AF" plan "$H/ktree" fs/nope 2>err &&
+	grep -q "^autofreeze: fs/nope: no such directory" err &&
+	test_exit_code 2 "$AF" plan "$H/ktree" ../ktree/fs 2>err &&
+	grep -q "must be relative to KTREE" err &&
+	test_exit_code 2 "$AF" plan "$H/ktree" /fs 2>/dev/null &&
+	test_exit_code 2 "$AF" units "$H/ktree" include 2>err &&
+	grep -q "no unit" err &&
+	test_exit_code 2 "$AF" units "$H/ktree" 2>/dev/null
+'
+
+test_expect_success "spatch: output in input order whatever the timing" '
+	SPATCH=$H/fake-spatch "$AF" spatch -j 3 -- --sp-file r.cocci \
+		::: slow-a.c b.c slow-c.c d.c >out 2>err &&
+	printf "args: --sp-file r.cocci %s\n" slow-a.c b.c slow-c.c d.c >want &&
+	test_cmp want out &&
+	printf "stderr: %s\n" slow-a.c b.c slow-c.c d.c >want &&
+	test_cmp want err
+'
+
+test_expect_success "spatch: a failing job is named, exit 1, the others still run" '
+	SPATCH=$H/fake-spatch test_exit_code 1 "$AF" spatch -j 2 -- x \
+		::: a.c fail.c c.c >out 2>err &&
+	grep -qx "autofreeze: fail.c: spatch exited with status 3" err &&
+	[ "$(grep -c "^args:" out)" -eq 3 ]
+'
+
+test_expect_success "spatch: -g groups, -o OUTDIR with an index" '
+	SPATCH=$H/fake-spatch "$AF" spatch -g -o od -- y \
+		::: a.c b.c ::: c.c >out &&
+	test_must_fail test -s out &&
+	printf "0001\t0\ta.c\tb.c\n0002\t0\tc.c\n" >want &&
+	test_cmp want od/index &&
+	grep -qx "args: y a.c b.c" od/0001.out &&
+	grep -qx "args: y c.c" od/0002.out
+'
+
+test_expect_success "spatch: no spatch, bad usage" '
+	SPATCH=$TRASH/no-such-spatch test_exit_code 2 "$AF" spatch -- x \
+		::: a.c 2>err &&
+	grep -q "cannot run" err &&
+	test_exit_code 2 "$AF" spatch x ::: a.c 2>/dev/null &&
+	test_exit_code 2 "$AF" spatch -- x 2>/dev/null &&
+	test_exit_code 2 "$AF" spatch -- x ::: 2>/dev/null
+'
+
+test_expect_success "spatch: SIGINT kills the running jobs" '
+	: >pids
+	FAKE_SPATCH_PIDS=$TRASH/pids SPATCH=$H/fake-spatch \
+		"$AF" spatch -j 2 -- x ::: hang1.c hang2.c hang3.c >out 2>err &
+	pid=$!
+	for i in $(seq 100); do
+		[ "$(wc -l <pids)" -ge 2 ] && break
+		sleep 0.1
+	done
+	kill -INT $pid
+	wait $pid
+	rc=$?
+	alive=1
+	for i in $(seq 50); do
+		alive=0
+		for p in $(cat pids); do
+			kill -0 $p 2>/dev/null && alive=1
+		done
+		[ $alive -eq 0 ] && break
+		sleep 0.1
+	done
+	echo "rc=$rc alive=$alive jobs=$(wc -l <pids)"; cat err
+	[ $rc -eq 130 ] && [ $alive -eq 0 ] && [ "$(wc -l <pids)" -eq 2 ] &&
+	grep -q "interrupted" err
+'
+
+# ---- the real trees ----
+
+real_checks()
+{
+	local v=$1 tree=$TOP/build/linux-source-$1
+
+	test_expect_success "$v: units of fs: xfs eligible, nfs not freeze-capable, jbd2 library of ext4 and ocfs2" '
+		"$AF" units "'"$tree"'" fs >units.'"$v"' &&
+		grep -qx "fs/xfs: eligible: xfs_fs_type is FS_REQUIRES_DEV and xfs_super_operations has .freeze_fs" units.'"$v"' &&
+		grep -qx "fs/nfs: not freeze-capable: no FS_REQUIRES_DEV file_system_type" units.'"$v"' &&
+		grep -qx "fs/jbd2: library: no file_system_type, used by fs/ext4 (freeze-capable), fs/ocfs2 (not freeze-capable)" units.'"$v"' &&
+		grep -q "^fs/ext4: eligible: " units.'"$v"' &&
+		grep -q "^fs/smb/client: not freeze-capable" units.'"$v"' &&
+		grep -q "^fs/lockd: library: " units.'"$v"'
+	'
+
+	test_expect_success "$v: plan of fs/jfs: both thread files, jfs_lazycommit" '
+		"$AF" plan "'"$tree"'" fs/jfs >plan &&
+		grep -qx "file	fs/jfs	fs/jfs/jfs_txnmgr.c" plan &&
+		grep -qx "kthread	fs/jfs	jfs_lazycommit" plan &&
+		grep -qx "fstype	fs/jfs	jfs_fs_type	fs/jfs/super.c" plan
+	'
+
+	test_expect_success "$v: scan finds what grep -rnwE finds, minus comments, literals, members, variables" '
+		"$AF" apis >apis &&
+		(cd "'"$tree"'" && grep -rnwE "$(paste -sd"|" "$TRASH/apis")" \
+			fs kernel mm include --include="*.[ch]") >grep.out
+		(cd "'"$tree"'" && "$AF" scan fs kernel mm include) >scan.out &&
+		cut -d: -f1,2 scan.out | sort -u >scan.lines &&
+		awk -F: "NR == FNR { g[\$1\":\"\$2] = 1; next }
+			!((\$1\":\"\$2) in g)" grep.out scan.lines >extra &&
+		test_must_fail test -s extra &&
+		awk -F: "NR == FNR { s[\$1\":\"\$2] = 1; next }
+			!((\$1\":\"\$2) in s)" scan.lines grep.out >grep-only &&
+		(cd "'"$tree"'" && perl "$H/grep-diff.pl" "$TRASH/apis" \
+			"$TRASH/grep-only") >why &&
+		echo "grep $(wc -l <grep.out) lines, scan $(wc -l <scan.lines)," \
+			"grep only: $(tail -n 1 why)" >summary.'"$v"' &&
+		tail -n 1 why | grep -q "unexplained 0$"
+	'
+	[ -f "$TRASH/summary.$v" ] &&
+		say "# $v (fs kernel mm include): $(cat "$TRASH/summary.$v")"
+}
+
+for v in 6.1 6.12; do
+	if test_have_prereq "KTREE_${v/./_}"; then
+		real_checks "$v"
+	else
+		test_skip "real tree $v checks" "build/linux-source-$v not unpacked"
+	fi
+done
+
+test_expect_success "fuzz target builds and runs its seed corpus" '
+	# needs clang and libFuzzer (bookworm: clang libclang-rt-14-dev)
+	echo "int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }" \
+		>probe.c
+	if ! clang -fsanitize=fuzzer -o probe probe.c >/dev/null 2>&1; then
+		echo "no clang with libFuzzer: not run"; exit 0
+	fi
+	make -s -C "$TOP" "$TOP/build/fuzz/fuzz_lex" >fuzz.log 2>&1 ||
+		{ cat fuzz.log; false; } &&
+	"$TOP/build/fuzz/fuzz_lex" -runs=0 "$TOP/scripts/helper/fuzz/corpus" \
+		>fuzz.out 2>&1 || { tail -n 20 fuzz.out; false; }
+'
+
+test_expect_success "no sanitizer report from any run above" '
+	! grep -l -E "runtime error|AddressSanitizer|LeakSanitizer" \
+		"$TRASH"/.out.* "$TRASH"/san.* 2>/dev/null
+'
+
+test_done
