@@ -17,8 +17,8 @@ ktree_check()
 		exit 2
 	fi
 	if [ ! -f "$ktree/Makefile" ] || ! grep -q '^VERSION *=' "$ktree/Makefile" ||
-	   [ ! -d "$ktree/fs" ] || [ ! -f "$ktree/include/linux/fs.h" ]; then
-		echo "$prog: KTREE=$ktree: not a kernel tree (no top Makefile with VERSION, fs/, include/linux/fs.h)" >&2
+	   [ ! -f "$ktree/Kconfig" ] || [ ! -d "$ktree/fs" ] || [ ! -f "$ktree/include/linux/fs.h" ]; then
+		echo "$prog: KTREE=$ktree: not a kernel tree (no top Makefile with VERSION, Kconfig, fs/, include/linux/fs.h)" >&2
 		exit 2
 	fi
 	KTREE=$(cd "$ktree" && pwd -P)
@@ -35,4 +35,21 @@ ktree_check()
 	*)	echo "$prog: DIR=$dir: outside KTREE ($real)" >&2; exit 2 ;;
 	esac
 	DIR=${rel:-.}
+}
+
+# spatch_check: spatch is there and new enough for the rules (script
+# constraints on positions, fresh identifiers from python: 1.1).
+spatch_check()
+{
+	local v
+	if ! command -v "${SPATCH:-spatch}" >/dev/null 2>&1; then
+		echo "$prog: ${SPATCH:-spatch} not found (install coccinelle: make deps)" >&2
+		exit 2
+	fi
+	v=$("${SPATCH:-spatch}" --version 2>/dev/null | sed -n 's/^spatch version \([0-9][0-9.]*\).*/\1/p')
+	case $v in
+	1.1.* | 1.[2-9]* | [2-9].*) ;;
+	*)	echo "$prog: ${SPATCH:-spatch} ${v:-of unknown version} is too old: the rules need coccinelle 1.1 or later" >&2
+		exit 2 ;;
+	esac
 }

@@ -164,23 +164,53 @@ case_convert()
 }
 
 # fake_ktree CASE DEST: the case's tree made to look like a kernel tree
-# (a top Makefile with VERSION, include/linux/fs.h), for the drivers.
+# (a top Makefile with VERSION, Kconfig, include/linux/fs.h, a Makefile
+# in each directory of C files), for the drivers.
 fake_ktree()
 {
 	case_tree "$1" "$2" &&
 	printf 'VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 0\n' >"$2/Makefile" &&
+	echo "source \"fs/Kconfig\"" >"$2/Kconfig" &&
 	mkdir -p "$2/include/linux" &&
-	{ [ -f "$2/include/linux/fs.h" ] || echo '/* fs.h */' >"$2/include/linux/fs.h"; }
+	{ [ -f "$2/include/linux/fs.h" ] || echo '/* fs.h */' >"$2/include/linux/fs.h"; } &&
+	# every directory with C files is a unit: it has a Makefile
+	find "$2/fs" -name '*.c' -exec dirname {} \; | sort -u |
+	while IFS= read -r d; do
+		[ -f "$d/Makefile" ] || echo "obj-y += $(cd "$d" && ls *.c | sed 's/\.c$/.o/' | paste -sd' ' -)" >"$d/Makefile"
+	done
 }
 
 # diff_hunks: a unified diff on stdin, reduced to "file PATH" lines and
-# their hunks, files in path order, so that diffs from spatch, coccicheck
-# (which runs jobs in parallel) and our drivers compare.
+# their hunks (without the function names diff -p and git add to @@
+# lines, which they cut differently), files in path order, so that diffs
+# from spatch, coccicheck (which runs jobs in parallel), git and our
+# drivers compare.
 diff_hunks()
 {
 	awk '
 	/^diff / || /^\+\+\+ / { next }
 	/^--- / { f = $2; sub(/^a\//, "", f); printf "%s\t%08d\tfile %s\n", f, NR, f; next }
-	/^[-+ @]/ && f != "" { printf "%s\t%08d\t%s\n", f, NR, $0 }
+	/^@@/ && f != "" { sub(/ @@.*/, " @@"); printf "%s\t%08d\t%s\n", f, NR, $0; next }
+	/^[-+ ]/ && f != "" { printf "%s\t%08d\t%s\n", f, NR, $0 }
 	' | LC_ALL=C sort -t "$(printf '\t')" -k1,1 -k2,2 | cut -f3-
+}
+
+# split_by_unit PLAN DEST: split a -p1 diff on stdin into DEST/<unit>.diff
+# (fs/smb/client -> fs-smb-client.diff), by the units of the helper's plan.
+split_by_unit()
+{
+	mkdir -p "$2" &&
+	awk -F'\t' -v dest="$2" '
+	FILENAME == ARGV[1] { if ($1 == "unit") units[$2] = 1; next }
+	/^diff -u -p a\// {
+		split($0, w, " "); path = w[4]; sub(/^a\//, "", path); best = ""
+		for (u in units)
+			if (index(path, u "/") == 1 && length(u) > length(best))
+				best = u
+		name = best; gsub(/\//, "-", name)
+		if (out != "") close(out)
+		out = dest "/" name ".diff"
+	}
+	{ print >> out }
+	' "$1" -
 }

@@ -1,0 +1,74 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# apply.sh: convert DIR in KTREE in place, all or nothing.  The
+# conversion is made in a scratch directory first; then every file it
+# changes is checked writable, saved, and replaced.  On any failure or
+# interruption the saved files are put back.  A tree already converted
+# is left alone (exit 0).  The changed files are appended to
+# KTREE/.autofreeze-touched for make build-check.
+#
+# usage: apply.sh KTREE DIR      (environment: FORCE=1, J=N)
+
+set -eu
+prog=apply.sh
+TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
+. "$TOP/scripts/ktree.sh"
+[ $# -eq 2 ] || { echo "usage: $prog KTREE DIR" >&2; exit 2; }
+ktree_check "$1" "$2"
+
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/autofreeze.XXXXXX")
+restore=
+cleanup()
+{
+	local rc=$?
+	if [ -n "$restore" ]; then
+		while IFS= read -r f; do
+			cp -p "$scratch/save/$f" "$KTREE/$f" 2>/dev/null || true
+		done <"$scratch/changed"
+		echo "$prog: failed; every file put back as it was" >&2
+	fi
+	rm -rf "$scratch"
+	exit $rc
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
+
+prog=$prog "$TOP/scripts/convert.sh" "$KTREE" "$DIR" "$scratch"
+
+(cd "$scratch/b" && find . -type f | sed 's|^\./||' | LC_ALL=C sort) |
+while IFS= read -r f; do
+	cmp -s "$scratch/a/$f" "$scratch/b/$f" || printf '%s\n' "$f"
+done >"$scratch/changed"
+
+if [ ! -s "$scratch/changed" ]; then
+	echo "$prog: $DIR: nothing to convert (already converted?)" >&2
+	exit 0
+fi
+
+while IFS= read -r f; do
+	if [ ! -w "$KTREE/$f" ] || [ ! -w "$(dirname "$KTREE/$f")" ]; then
+		echo "$prog: $KTREE/$f: not writable; nothing changed" >&2
+		exit 2
+	fi
+	# The tree moved under us since the conversion read it.
+	cmp -s "$KTREE/$f" "$scratch/a/$f" ||
+		{ echo "$prog: $KTREE/$f changed while converting; nothing changed" >&2; exit 1; }
+done <"$scratch/changed"
+
+mkdir -p "$scratch/save"
+(cd "$KTREE" && tr '\n' '\0' <"$scratch/changed" | tar --null -T - -cf -) |
+	tar -C "$scratch/save" -xpf -
+restore=1
+while IFS= read -r f; do
+	cp "$scratch/b/$f" "$KTREE/$f.autofreeze-new"
+	mv -f "$KTREE/$f.autofreeze-new" "$KTREE/$f"
+done <"$scratch/changed"
+cat "$scratch/changed" >>"$KTREE/.autofreeze-touched"
+restore=
+
+n=$(wc -l <"$scratch/changed")
+flags=$(awk -F'\t' '$1 == "flag" { print $3 }' "$scratch/flags" | paste -sd, -)
+echo "$prog: $DIR: converted $n files${flags:+; FS_AUTOFREEZE on $flags}" >&2
