@@ -37,6 +37,11 @@ trap 'exit 143' TERM
 trap 'exit 129' HUP
 
 prog=$prog "$TOP/scripts/convert.sh" "$KTREE" "$DIR" "$scratch"
+if [ -s "$scratch/unparsed" ]; then
+	read -r first <"$scratch/unparsed"
+	echo "$prog: spatch cannot parse the code around ${first%%: *} (and $(($(wc -l <"$scratch/unparsed") - 1)) more freezer uses; make report lists them); nothing changed" >&2
+	exit 1
+fi
 
 (cd "$scratch/b" && find . -type f | sed 's|^\./||' | LC_ALL=C sort) |
 while IFS= read -r f; do
@@ -62,9 +67,22 @@ mkdir -p "$scratch/save"
 (cd "$KTREE" && tr '\n' '\0' <"$scratch/changed" | tar --null -T - -cf -) |
 	tar -C "$scratch/save" -xpf -
 restore=1
+# AUTOFREEZE_FAIL_AFTER=N makes the N+1th replacement fail, or with
+# AUTOFREEZE_FAIL_SIGNAL=INT, get that signal: the test suite's way to
+# see a failed or interrupted apply put everything back.
+n=0
 while IFS= read -r f; do
+	if [ -n "${AUTOFREEZE_FAIL_AFTER:-}" ] && [ "$n" -ge "$AUTOFREEZE_FAIL_AFTER" ]; then
+		if [ -n "${AUTOFREEZE_FAIL_SIGNAL:-}" ]; then
+			kill -s "$AUTOFREEZE_FAIL_SIGNAL" $$
+		else
+			echo "$prog: $f: failing as AUTOFREEZE_FAIL_AFTER asks" >&2
+			exit 1
+		fi
+	fi
 	cp "$scratch/b/$f" "$KTREE/$f.autofreeze-new"
 	mv -f "$KTREE/$f.autofreeze-new" "$KTREE/$f"
+	n=$((n + 1))
 done <"$scratch/changed"
 cat "$scratch/changed" >>"$KTREE/.autofreeze-touched"
 restore=

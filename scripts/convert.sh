@@ -13,6 +13,8 @@
 #   plan      the helper's plan
 #   a/, b/    the candidate files, as they are and converted
 #   flags     per unit: "flag UNIT TYPE..." or "noflag UNIT REASON"
+#   unparsed  "FILE:LINE: API" for each freezer use in code spatch could
+#             not parse (the rules never saw it)
 
 set -eu
 prog=${prog:-convert.sh}
@@ -44,27 +46,92 @@ force=
 units=$(awk -F'\t' '$1 == "file" { print $2 }' "$out/plan" | uniq)
 mkdir -p "$out/a" "$out/b"
 : >"$out/flags"
+: >"$out/bad-regions"
+: >"$out/unparsed"
 [ -n "$units" ] || exit 0
 
 awk -F'\t' '$1 == "file" { printf "%s%c", $3, 0 }' "$out/plan" >"$out/files0"
 (cd "$KTREE" && tar --null -T "$out/files0" -cf -) | tar -C "$out/a" -xf -
 cp -a "$out/a/." "$out/b/"
 
+# spatch hands file names to diff through a shell unquoted: a name with
+# a space or another special character gets a plain name in b/ while
+# the rules run, and its own back at the end.  plan.spatch is the plan
+# with those names.
+awk -F'\t' '$1 == "file" && $3 !~ /^[A-Za-z0-9._\/+-]+$/ {
+	d = $3; sub(/\/[^\/]*$/, "", d); x = $3; sub(/.*\./, "", x)
+	printf "%s\t%s/autofreeze-safe-%d.%s\n", $3, d, ++n, x }' "$out/plan" >"$out/renames"
+while IFS=$'\t' read -r from to; do
+	mv "$out/b/$from" "$out/b/$to"
+done <"$out/renames"
+awk -F'\t' -v OFS='\t' 'FILENAME == ARGV[1] { to[$1] = $2; next }
+	$1 == "file" && ($3 in to) { $3 = to[$3] }
+	$1 == "fstype" && ($4 in to) { $4 = to[$4] }
+	{ print }' "$out/renames" "$out/plan" >"$out/plan.spatch"
+
+# unrename: the files their own names again, in b/ and in the lists.
+unrename()
+{
+	local from to f
+	while IFS=$'\t' read -r from to; do
+		mv "$out/b/$to" "$out/b/$from"
+		for f in flags; do
+			awk -v a="$to" -v b="$from" '{ while ((i = index($0, a)) > 0)
+				$0 = substr($0, 1, i - 1) b substr($0, i + length(a)); print }' \
+				"$out/$f" >"$out/$f.tmp" && mv "$out/$f.tmp" "$out/$f"
+		done
+	done <"$out/renames"
+}
+
 # plan_field KIND UNIT: column 3 of the plan's KIND lines for UNIT.
 plan_field()
 {
-	awk -F'\t' -v k="$1" -v u="$2" '$1 == k && $2 == u { print $3 }' "$out/plan"
+	awk -F'\t' -v k="$1" -v u="$2" '$1 == k && $2 == u { print $3 }' "$out/plan.spatch"
 }
 
-SPOPTS=(--very-quiet --no-includes --include-headers -D patch --in-place)
+SPOPTS=(--no-includes --include-headers -D patch --in-place)
 
 # run_rule RULE [-D name=value]... ::: FILE...  (paths relative to b/)
 run_rule()
 {
 	local rule=$1
 	shift
-	(cd "$out/b" && "$AF" spatch -j "$J" -- "${SPOPTS[@]}" \
+	(cd "$out/b" && "$AF" spatch -j "$J" -- --very-quiet "${SPOPTS[@]}" \
 		--sp-file "$TOP/cocci/$rule.cocci" "$@") >/dev/null
+}
+
+# run_first_rule LOGDIR RULE ...: as run_rule, on the unchanged files,
+# keeping spatch's parse errors (--verbose-parsing) in LOGDIR.
+run_first_rule()
+{
+	local log=$1 rule=$2
+	shift 2
+	(cd "$out/b" && "$AF" spatch -j "$J" -o "$log" -- --quiet \
+		--verbose-parsing "${SPOPTS[@]}" \
+		--sp-file "$TOP/cocci/$rule.cocci" "$@") >/dev/null
+}
+
+# parse_errors LOGDIR: "FILE FIRST LAST" for each region spatch could
+# not parse.  After 'parse error = File "F", line L', spatch lists the
+# region's lines ("bad:"), the one at L marked "BAD:".
+parse_errors()
+{
+	local log=$1 n file
+	while IFS=$'\t' read -r n _ file; do
+		file=$(awk -F'\t' -v s="$file" '$2 == s { print $1; found = 1 }
+			END { if (!found) print s }' "$out/renames")
+		awk -v f="$file" '
+		/^ = File "/ { sub(/.*line /, ""); sub(/,.*/, ""); at = $0 + 0; i = 0; before = -1; next }
+		at && /^(bad|BAD):/ {
+			if (/^BAD:/ && before < 0) before = i
+			i++; next
+		}
+		at && i { if (before < 0) before = 0
+			  print f "\t" at - before "\t" at - before + i - 1; at = 0 }
+		END { if (at && i) { if (before < 0) before = 0
+			  print f "\t" at - before "\t" at - before + i - 1 } }
+		' "$log/$n.err"
+	done <"$log/index"
 }
 
 for u in $units; do
@@ -73,9 +140,25 @@ for u in $units; do
 	progress "$u: ${#files[@]} files"
 	defs=()
 	[ -z "$kfns" ] || defs=(-D "kthread_fns=$kfns")
-	run_rule kthread_freezer "${defs[@]}" ::: "${files[@]}"
+	run_first_rule "$out/log-${u//\//-}" kthread_freezer "${defs[@]}" ::: "${files[@]}"
+	parse_errors "$out/log-${u//\//-}" >>"$out/bad-regions"
 	run_rule wq_freezable ::: "${files[@]}"
 done
+
+# Freezer uses inside code spatch could not parse: the rules never saw
+# them.  Listed in "unparsed" as FILE:LINE: API; apply refuses.
+if [ -s "$out/bad-regions" ]; then
+	mapfile -t badfiles < <(cut -f1 "$out/bad-regions" | sort -u)
+	(cd "$out/a" && "$AF" scan "${badfiles[@]}") |
+	awk -F'\t' 'FILENAME == ARGV[1] { n++; f[n] = $1; a[n] = $2; b[n] = $3; next }
+	{ # FILE:LINE:COL: API CONTEXT FUNCTION; FILE may hold spaces
+	  m = match($0, /:[0-9]+:[0-9]+: /); file = substr($0, 1, m - 1)
+	  rest = substr($0, m + 1); split(rest, q, ":"); line = q[1] + 0
+	  api = substr(rest, RLENGTH); sub(/ .*/, "", api)
+	  for (i = 1; i <= n; i++)
+		if (file == f[i] && line >= a[i] && line <= b[i]) {
+			print file ":" line ": " api; break } }' "$out/bad-regions" - >"$out/unparsed"
+fi
 
 # FS_AUTOFREEZE: on an eligible unit's freeze-capable types, once
 # nothing is left in kthread context.  Left means: a use scan still sees
@@ -92,7 +175,9 @@ for u in $units; do
 		printf 'noflag\t%s\tkthread freezer uses left: %s\n' "$u" "$left" >>"$out/flags"
 		continue
 	fi
-	mapfile -t tfiles < <(awk -F'\t' -v u="$u" '$1 == "fstype" && $2 == u { print $4 }' "$out/plan" | sort -u)
+	mapfile -t tfiles < <(awk -F'\t' -v u="$u" '$1 == "fstype" && $2 == u { print $4 }' "$out/plan.spatch" | sort -u)
 	run_rule fs_autofreeze -D "fs_types=$types" ::: "${tfiles[@]}"
 	printf 'flag\t%s\t%s\n' "$u" "$types" >>"$out/flags"
 done
+
+unrename

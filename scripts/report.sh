@@ -42,6 +42,7 @@ done >"$scratch/rules"
 (cd "$KTREE" && "$AF" scan -j "$J" "$DIR") >"$scratch/scan"
 
 awk -F'\t' -v format="${FORMAT:-text}" -v rules="$scratch/rules" \
+    -v unparsed="$scratch/unparsed" \
     -v scan="$scratch/scan" -v flags="$scratch/flags" '
 function jstr(s) {
 	gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); gsub(/\t/, "\\t", s)
@@ -70,6 +71,9 @@ BEGIN {
 		split(line, f, "\t")
 		flag[f[2]] = (f[1] == "flag" ? "FS_AUTOFREEZE: " f[3] : "no FS_AUTOFREEZE: " f[3])
 	}
+	while ((getline line < unparsed) > 0) {
+		split(line, f, ":"); bad[f[1] ":" f[2]] = 1
+	}
 	# rules: "FILE:LINE:COLS: message"
 	while ((getline line < rules) > 0) {
 		n = split(line, f, ":")
@@ -89,6 +93,9 @@ BEGIN {
 		if (!(u in converted)) {
 			st = "kept"
 			why = (u in reason) ? "unit not converted: " reason[u] : "outside the units converted"
+		} else if ((file ":" lno) in bad) {
+			st = "manual"
+			why = "spatch cannot parse the code around it; the rules never saw it"
 		} else {
 			m = rmsg[file ":" lno]
 			nm = split(m, ms, "\n")
