@@ -6,7 +6,8 @@
 # changes is checked writable, saved, and replaced.  On any failure or
 # interruption the saved files are put back.  A tree already converted
 # is left alone (exit 0).  The changed files are appended to
-# KTREE/.autofreeze-touched for make build-check.
+# KTREE/.autofreeze-touched, and their old content kept in
+# KTREE/.autofreeze-orig/, for make build-check.
 #
 # usage: apply.sh KTREE DIR      (environment: FORCE=1, J=N)
 
@@ -23,8 +24,12 @@ cleanup()
 {
 	local rc=$?
 	if [ -n "$restore" ]; then
+		# Replace, never write into: a tree may be hard-linked.
 		while IFS= read -r f; do
-			cp -p "$scratch/save/$f" "$KTREE/$f" 2>/dev/null || true
+			rm -f "$KTREE/$f.autofreeze-new"
+			cmp -s "$scratch/save/$f" "$KTREE/$f" && continue
+			cp -p "$scratch/save/$f" "$KTREE/$f.autofreeze-old" &&
+				mv -f "$KTREE/$f.autofreeze-old" "$KTREE/$f" || true
 		done <"$scratch/changed"
 		echo "$prog: failed; every file put back as it was" >&2
 	fi
@@ -85,6 +90,13 @@ while IFS= read -r f; do
 	n=$((n + 1))
 done <"$scratch/changed"
 cat "$scratch/changed" >>"$KTREE/.autofreeze-touched"
+# build-check compiles the untouched files from here for its baseline
+# (vfs.sh saves there too; the first save of a file wins).
+while IFS= read -r f; do
+	[ -e "$KTREE/.autofreeze-orig/$f" ] && continue
+	mkdir -p "$(dirname "$KTREE/.autofreeze-orig/$f")"
+	cp -p "$scratch/save/$f" "$KTREE/.autofreeze-orig/$f"
+done <"$scratch/changed"
 restore=
 
 n=$(wc -l <"$scratch/changed")

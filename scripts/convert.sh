@@ -91,59 +91,70 @@ plan_field()
 
 SPOPTS=(--no-includes --include-headers -D patch --in-place)
 
-# run_rule RULE [-D name=value]... ::: FILE...  (paths relative to b/)
+# run_rule RULE LOG [-D name=value]... ::: FILE...  (paths relative to
+# b/): spatch in J processes; parse errors (--verbose-parsing) in LOG.*.
 run_rule()
 {
-	local rule=$1
-	shift
-	(cd "$out/b" && "$AF" spatch -j "$J" -- --very-quiet "${SPOPTS[@]}" \
-		--sp-file "$TOP/cocci/$rule.cocci" "$@") >/dev/null
-}
-
-# run_first_rule LOGDIR RULE ...: as run_rule, on the unchanged files,
-# keeping spatch's parse errors (--verbose-parsing) in LOGDIR.
-run_first_rule()
-{
-	local log=$1 rule=$2
+	local rule=$1 log=$2
 	shift 2
-	(cd "$out/b" && "$AF" spatch -j "$J" -o "$log" -- --quiet \
-		--verbose-parsing "${SPOPTS[@]}" \
-		--sp-file "$TOP/cocci/$rule.cocci" "$@") >/dev/null
+	(cd "$out/b" && spatch_groups "$log" "$J" --quiet --verbose-parsing \
+		"${SPOPTS[@]}" --sp-file "$TOP/cocci/$rule.cocci" "$@")
 }
 
-# parse_errors LOGDIR: "FILE FIRST LAST" for each region spatch could
-# not parse.  After 'parse error = File "F", line L', spatch lists the
-# region's lines ("bad:"), the one at L marked "BAD:".
+# parse_errors LOG...: "FILE<tab>FIRST<tab>LAST" for each region spatch
+# could not parse.  After 'parse error = File "F", line L', spatch lists
+# the region's lines ("bad:"), the one at L marked "BAD:".
 parse_errors()
 {
-	local log=$1 n file
-	while IFS=$'\t' read -r n _ file; do
-		file=$(awk -F'\t' -v s="$file" '$2 == s { print $1; found = 1 }
-			END { if (!found) print s }' "$out/renames")
-		awk -v f="$file" '
-		/^ = File "/ { sub(/.*line /, ""); sub(/,.*/, ""); at = $0 + 0; i = 0; before = -1; next }
-		at && /^(bad|BAD):/ {
-			if (/^BAD:/ && before < 0) before = i
-			i++; next
-		}
-		at && i { if (before < 0) before = 0
-			  print f "\t" at - before "\t" at - before + i - 1; at = 0 }
-		END { if (at && i) { if (before < 0) before = 0
-			  print f "\t" at - before "\t" at - before + i - 1 } }
-		' "$log/$n.err"
-	done <"$log/index"
+	awk -F'\t' 'FILENAME == ARGV[1] { if ($1 == "file") cand[$3] = 1; next }
+	FILENAME == ARGV[2] { name[$2] = $1; next }
+	function flush() {
+		# only our files: spatch also reparses its own output
+		if (at && i && (f in cand)) { if (before < 0) before = 0
+			if (f in name) f = name[f]
+			print f "\t" at - before "\t" at - before + i - 1 }
+		at = 0
+	}
+	/^ = File "/ { flush(); f = $0; sub(/^ = File "/, "", f); sub(/", line .*/, "", f)
+		l = $0; sub(/.*", line /, "", l); sub(/,.*/, "", l)
+		at = l + 0; i = 0; before = -1; next }
+	at && /^(bad|BAD):/ { if (/^BAD:/ && before < 0) before = i; i++; next }
+	at && i { flush() }
+	END { flush() }' "$out/plan.spatch" "$out/renames" "$@"
 }
 
-for u in $units; do
-	mapfile -t files < <(plan_field file "$u")
-	kfns=$(plan_field kthread "$u" | paste -sd, -)
-	progress "$u: ${#files[@]} files"
+# The thread functions of all units go to one spatch run, unless a name
+# that is a thread in one unit is an ordinary function with freezer uses
+# in another: then each unit runs with its own.
+mapfile -t allfiles < <(awk -F'\t' '$1 == "file" { print $3 }' "$out/plan.spatch")
+kall=$(awk -F'\t' '$1 == "kthread" { print $3 }' "$out/plan" | sort -u | paste -sd, -)
+collide=$(cd "$out/b" && "$AF" scan "${allfiles[@]}" |
+	awk -v plan="$out/plan.spatch" '
+	BEGIN { while ((getline l < plan) > 0) { split(l, f, "\t")
+			if (f[1] == "kthread") { kt[f[2], f[3]] = 1; any[f[3]] = 1 }
+			if (f[1] == "file") unit[f[3]] = f[2] } }
+	{ file = $1; sub(/:[0-9]+:[0-9]+:$/, "", file); fn = $4
+	  if ((fn in any) && !((unit[file], fn) in kt)) { print fn; exit } }')
+
+progress "$(echo "$units" | wc -w) units, ${#allfiles[@]} files"
+if [ -z "$collide" ]; then
 	defs=()
-	[ -z "$kfns" ] || defs=(-D "kthread_fns=$kfns")
-	run_first_rule "$out/log-${u//\//-}" kthread_freezer "${defs[@]}" ::: "${files[@]}"
-	parse_errors "$out/log-${u//\//-}" >>"$out/bad-regions"
-	run_rule wq_freezable ::: "${files[@]}"
-done
+	[ -z "$kall" ] || defs=(-D "kthread_fns=$kall")
+	run_rule kthread_freezer "$out/log-kthread" "${defs[@]}" ::: "${allfiles[@]}"
+	run_rule wq_freezable "$out/log-wq" ::: "${allfiles[@]}"
+else
+	progress "$collide is a thread in one unit only: one run per unit"
+	for u in $units; do
+		mapfile -t files < <(plan_field file "$u")
+		kfns=$(plan_field kthread "$u" | paste -sd, -)
+		progress "$u: ${#files[@]} files"
+		defs=()
+		[ -z "$kfns" ] || defs=(-D "kthread_fns=$kfns")
+		run_rule kthread_freezer "$out/log-kthread-${u//\//-}" "${defs[@]}" ::: "${files[@]}"
+		run_rule wq_freezable "$out/log-wq-${u//\//-}" ::: "${files[@]}"
+	done
+fi
+parse_errors "$out"/log-kthread*.[0-9] >"$out/bad-regions"
 
 # Freezer uses inside code spatch could not parse: the rules never saw
 # them.  Listed in "unparsed" as FILE:LINE: API; apply refuses.
@@ -176,7 +187,7 @@ for u in $units; do
 		continue
 	fi
 	mapfile -t tfiles < <(awk -F'\t' -v u="$u" '$1 == "fstype" && $2 == u { print $4 }' "$out/plan.spatch" | sort -u)
-	run_rule fs_autofreeze -D "fs_types=$types" ::: "${tfiles[@]}"
+	run_rule fs_autofreeze "$out/log-flag-${u//\//-}" -D "fs_types=$types" ::: "${tfiles[@]}"
 	printf 'flag\t%s\t%s\n' "$u" "$types" >>"$out/flags"
 done
 

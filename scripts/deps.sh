@@ -22,7 +22,12 @@ flex:/usr/bin/flex
 libelf-dev:/usr/include/libelf.h
 libssl-dev:/usr/include/openssl/ssl.h
 python3:/usr/bin/python3
-xz-utils:/usr/bin/xz"
+xz-utils:/usr/bin/xz
+git:/usr/bin/git
+patch:/usr/bin/patch
+time:/usr/bin/time
+clang:/usr/bin/clang
+libclang-rt-14-dev"
 
 missing=
 for pair in $want ${AF_EXTRA_PACKAGES:-}; do

@@ -53,3 +53,51 @@ spatch_check()
 		exit 2 ;;
 	esac
 }
+
+# spatch_groups LOG J SPATCH-ARGS... ::: FILE...: run spatch on the
+# files, each file its own group (--file-groups), in J processes that
+# each parse the rule once (spatch's start-up is most of its time on a
+# file).  Process k writes its stdout to LOG.k.out and its stderr to
+# LOG.k.  Files are dealt out largest first, for balance.
+spatch_groups()
+{
+	local log=$1 j=$2 k rc=0 saved
+	shift 2
+	local args=()
+	while [ $# -gt 0 ] && [ "$1" != ":::" ]; do
+		args+=("$1")
+		shift
+	done
+	shift
+	[ $# -gt 0 ] || return 0
+	for ((k = 0; k < j; k++)); do
+		: >"$log.groups.$k"
+	done
+	local f
+	for f in "$@"; do
+		printf '%s\t%s\n' "$(wc -c <"$f")" "$f"
+	done | sort -t "$(printf '\t')" -k1,1rn | cut -f2- |
+	{ k=0; while IFS= read -r f; do
+		printf '%s\n\n' "$f" >>"$log.groups.$((k % j))"
+		k=$((k + 1))
+	done; }
+	local pids=()
+	for ((k = 0; k < j; k++)); do
+		[ -s "$log.groups.$k" ] || continue
+		"${SPATCH:-spatch}" "${args[@]}" --file-groups "$log.groups.$k" \
+			>"$log.$k.out" 2>"$log.$k" &
+		pids+=($!)
+	done
+	saved=$(trap -p INT TERM)
+	trap 'kill "${pids[@]}" 2>/dev/null; exit 130' INT
+	trap 'kill "${pids[@]}" 2>/dev/null; exit 143' TERM
+	for k in "${pids[@]}"; do
+		wait "$k" || rc=$?
+	done
+	trap - INT TERM
+	eval "$saved"
+	if [ $rc -ne 0 ]; then
+		echo "$prog: spatch failed (exit $rc); its messages are in ${log##*/}.*" >&2
+		return 1
+	fi
+}

@@ -202,6 +202,18 @@ run_version()
 		test ! -d "$(git -C "$m-git" rev-parse --git-path rebase-apply)"
 	'
 
+	test_expect_success "$v: series + make apply DIR=fs: every touched object compiles, no new warning" '
+		vmake apply KTREE="$plain" DIR=fs >out 2>&1 &&
+		cat out &&
+		grep -q "converted" out &&
+		nobj=$(sort -u "$plain/.autofreeze-touched" | grep -c "\.c$") &&
+		vmake build-check KTREE="$plain" O="$o" >out 2>&1 &&
+		cat out &&
+		test "$(grep -c "^OK " out)" -eq "$nobj" &&
+		! grep -E "^(FAIL|NEW WARNINGS) " out &&
+		grep -q "^build-check.sh: $nobj objects, 0 new warnings, passed$" out
+	'
+
 	test_expect_success "$v: clean up the scratch trees" '
 		rm -rf "$plain" "$gitt" "$o"
 	'

@@ -33,6 +33,12 @@ for v in 6.1 6.12; do
 		test_cmp $gold/report.txt $v.report
 	"
 
+	test_expect_success "linux-source-$v: the report lists exactly the uses scan finds" "
+		(cd $src && \$TOP/scripts/autofreeze scan fs) | cut -d: -f1-3 | sort >scan.$v &&
+		sed -n 's/^\t\(fs[^:]*:[0-9]*:[0-9]*\): .*/\1/p' $v.report | sort >listed.$v &&
+		test_cmp scan.$v listed.$v
+	"
+
 	test_expect_success "linux-source-$v: make report FORMAT=json is valid JSON with the same totals" "
 		make -s -C \$TOP report KTREE=$src DIR=fs FORMAT=json >$v.json &&
 		python3 -c 'import json, sys
