@@ -26,6 +26,8 @@ git_tree()
 {
 	copy_tree "$1" "$2" &&
 	git -C "$2" init -q &&
+	# no background gc: it races the checks and the clean-up
+	git -C "$2" config gc.auto 0 &&
 	git -C "$2" add -f -A &&
 	git -C "$2" -c user.name=t50 -c user.email=t50@localhost \
 		commit -q -m "Debian tree"
