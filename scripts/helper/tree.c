@@ -155,19 +155,9 @@ static int load(const char *path, enum pmode mode, char **buf, size_t *cap,
 	ssize_t n;
 
 	*mapped = false;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open_source(path, &st);
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &st) < 0)
-		goto fail;
-	if (S_ISDIR(st.st_mode)) {
-		errno = EISDIR;
-		goto fail;
-	}
-	if (st.st_size > (off_t)(UINT32_MAX / 2)) {
-		errno = EFBIG;
-		goto fail;
-	}
 	if (*cap < CHUNK + CARRY) {
 		*cap = CHUNK + CARRY;
 		free(*buf);

@@ -247,6 +247,36 @@ const char **strset_sorted(const struct strset *s, size_t *n)
 	return v;
 }
 
+/*
+ * Open PATH for reading as a source file: not a directory, and small
+ * enough for 32-bit offsets.  Returns the descriptor with *ST filled, or
+ * -1 with errno.
+ */
+int open_source(const char *path, struct stat *st)
+{
+	int fd, err;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, st) < 0)
+		goto fail;
+	if (S_ISDIR(st->st_mode)) {
+		errno = EISDIR;
+		goto fail;
+	}
+	if (st->st_size > (off_t)(UINT32_MAX / 2)) {
+		errno = EFBIG;
+		goto fail;
+	}
+	return fd;
+fail:
+	err = errno;
+	close(fd);
+	errno = err;
+	return -1;
+}
+
 int read_file(const char *path, char **buf, size_t *len, size_t *cap,
 	      dev_t *dev, ino_t *ino)
 {
@@ -254,19 +284,9 @@ int read_file(const char *path, char **buf, size_t *len, size_t *cap,
 	size_t n = 0;
 	int fd, err;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open_source(path, &st);
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &st) < 0)
-		goto fail;
-	if (S_ISDIR(st.st_mode)) {
-		errno = EISDIR;
-		goto fail;
-	}
-	if (st.st_size > (off_t)(UINT32_MAX / 2)) {
-		errno = EFBIG;
-		goto fail;
-	}
 	if (dev)
 		*dev = st.st_dev;
 	if (ino)

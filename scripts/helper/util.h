@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #define PROG "autofreeze"
@@ -97,6 +98,7 @@ typedef VEC(char) charvec;
 int cmp_strp(const void *a, const void *b);
 
 /* Read a whole file; returns 0, or -1 with errno set. */
+int open_source(const char *path, struct stat *st);
 int read_file(const char *path, char **buf, size_t *len, size_t *cap,
 	      dev_t *dev, ino_t *ino);
 
