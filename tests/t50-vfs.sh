@@ -213,8 +213,11 @@ run_version()
 		cat out &&
 		test "$(grep -c "^OK " out)" -eq "$nobj" &&
 		! grep -E "^(FAIL|NEW WARNINGS) " out &&
-		grep -q "^build-check.sh: $nobj objects, 0 new warnings, passed$" out
+		grep -q "^build-check.sh: $nobj objects, 0 new warnings, passed$" out &&
+		grep "^build-check.sh: " out >"$TRASH/series-apply-$v"
 	'
+	[ -f "$TRASH/series-apply-$v" ] &&
+		say "# $v series + apply DIR=fs: $(cat "$TRASH/series-apply-$v")"
 
 	test_expect_success "$v: clean up the scratch trees" '
 		rm -rf "$plain" "$gitt" "$o"
