@@ -27,7 +27,9 @@ help:
 	@sed -n 's/^## \([^:]*\): \(.*\)/  \1|\2/p' $(MAKEFILE_LIST) | \
 		awk -F'|' '{ printf "  %-22s %s\n", $$1, $$2 }'
 	@echo
-	@echo 'Variables: KTREE=<kernel tree> DIR=<unit, relative to KTREE>'
+	@echo 'Variables: KTREE=<kernel tree> DIR=<unit or directory of units, relative to KTREE>'
+	@echo '           FORCE=1 (convert units that are not freeze-capable, no flag)'
+	@echo '           J=<jobs> FORMAT=json (report) O=/KCONFIG=/FILES= (build-check)'
 	@echo '           (default KTREE: $(KTREE))'
 
 ## deps: install coccinelle and the Debian kernel sources, unpack them under build/
