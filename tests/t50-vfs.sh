@@ -214,7 +214,7 @@ run_version()
 		test "$(grep -c "^OK " out)" -eq "$nobj" &&
 		! grep -E "^(FAIL|NEW WARNINGS) " out &&
 		grep -q "^build-check.sh: $nobj objects, 0 new warnings, passed$" out &&
-		grep "^build-check.sh: " out >"$TRASH/series-apply-$v"
+		grep "^build-check.sh: .* objects, " out >"$TRASH/series-apply-$v"
 	'
 	[ -f "$TRASH/series-apply-$v" ] &&
 		say "# $v series + apply DIR=fs: $(cat "$TRASH/series-apply-$v")"
