@@ -149,9 +149,16 @@ case_defines()
 }
 
 # case_tree CASE DEST: copy the case's tree (without CASE) to DEST.
+# A case may take its tree from another ("tree: OTHER-CASE") and add its
+# own files over it: twins differ in their CASE, not in their sources.
 case_tree()
 {
+	local base
+	base=$(case_field "$1" tree)
 	mkdir -p "$2" &&
+	if [ -n "$base" ]; then
+		case_tree "$base" "$2" || return 1
+	fi &&
 	(cd "$FIXTURES/$1" && tar --exclude=./CASE -cf - .) | tar -C "$2" -xf -
 }
 
