@@ -27,7 +27,13 @@ git:/usr/bin/git
 patch:/usr/bin/patch
 time:/usr/bin/time
 clang:/usr/bin/clang
-libclang-rt-14-dev"
+libclang-rt-14-dev
+qemu-system-x86:/usr/bin/qemu-system-x86_64
+busybox-static
+e2fsprogs:/usr/sbin/mkfs.ext4
+xfsprogs:/usr/sbin/mkfs.xfs
+btrfs-progs:/usr/sbin/mkfs.btrfs
+binutils:/usr/bin/readelf"
 
 missing=
 for pair in $want ${AF_EXTRA_PACKAGES:-}; do

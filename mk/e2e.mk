@@ -1,0 +1,12 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The runtime proof: a patched and an unpatched (control) kernel of
+# Debian's linux-source-KVER, booted under qemu through suspend cycles.
+#   make e2e [KVER=6.1|6.12]
+
+KVER ?= 6.1
+
+## e2e: build patched + control kernels of KVER (6.1|6.12), suspend them under qemu, judge (build/e2e/)
+.PHONY: e2e
+e2e:
+	@J="$(J)" $(TOP)/scripts/e2e.sh "$(KVER)"
