@@ -1,0 +1,128 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The e2e verdict, without qemu: scripts/e2e-check.sh on guest reports
+# recorded from real runs (tests/e2e/samples/, one patched and one
+# control per kernel version), and on copies of a passing report with
+# one thing broken each, as a broken series would break it.  Also
+# e2e.sh's answers to bad input.
+
+. "$(dirname "$0")/lib.sh"
+
+CHECK=$TOP/scripts/e2e-check.sh
+SAMPLES=$TESTS/e2e/samples
+
+for v in 6.1 6.12; do
+	pass=$SAMPLES/linux-$v-patched.report
+	ctl=$SAMPLES/linux-$v-control.report
+
+	test_expect_success "linux $v: the recorded patched run passes every check" "
+		$CHECK $pass >out; rc=\$?; cat out;
+		test \$rc -eq 0 && ! grep '^FAIL' out &&
+		grep -q '^ok cycle 1 (freezer): froze btrfs (vdc), xfs (vdb), ext4 (vda)\$' out &&
+		grep -q '^ok cycle 1 (freezer): thawed ext4 (vda), xfs (vdb), btrfs (vdc)\$' out
+	"
+
+	test_expect_success "linux $v: the recorded control run fails, on the VFS freeze only" "
+		$CHECK $ctl >out; rc=\$?; cat out;
+		test \$rc -eq 1 && grep -q '^FAIL \[fs-freeze\]' out &&
+		! grep '^FAIL' out | grep -v '^FAIL \[fs-freeze\]'
+	"
+done
+
+pass=$SAMPLES/linux-6.1-patched.report
+
+# broken_case DESCRIPTION CLASS SED-SCRIPT: the sample, edited by
+# SED-SCRIPT, fails with a FAIL line of CLASS.
+broken_case()
+{
+	test_expect_success "a run where $1 fails [$2]" "
+		sed -e '$3' $pass >report && ! cmp -s $pass report &&
+		{ $CHECK report >out; rc=\$?; cat out; test \$rc -eq 1; } &&
+		grep -q '^FAIL \[$2\]' out
+	"
+}
+
+broken_case "one filesystem was not thawed" fs-freeze \
+	'0,/^\(.*\] \)\?xfs (vdb): thawing$/{/xfs (vdb): thawing$/d}'
+broken_case "filesystems froze in mount order, not reverse" fs-freeze \
+	's/btrfs (vdc): freezing/SWAP/; s/ext4 (vda): freezing/btrfs (vdc): freezing/; s/SWAP/ext4 (vda): freezing/'
+broken_case "filesystems thawed in reverse order" fs-freeze \
+	's/btrfs (vdc): thawing/SWAP/; s/ext4 (vda): thawing/btrfs (vdc): thawing/; s/SWAP/ext4 (vda): thawing/'
+broken_case "a freeze failed" suspend \
+	'0,/xfs (vdb): freezing$/s/xfs (vdb): freezing$/&\n[    2.5] xfs (vdb): unable to freeze, error=-16/'
+broken_case "a task hung" suspend \
+	'/^e2e: dmesg end$/i [   40.1] INFO: task xfsaild/vdb:201 blocked for more than 10 seconds.'
+broken_case "the kernel warned" suspend \
+	'/^e2e: dmesg end$/i [   40.1] WARNING: CPU: 0 PID: 1 at fs/super.c:1800 thaw_super_locked+0x1/0x2'
+broken_case "the freezer gave up on tasks" suspend \
+	'/^e2e: dmesg end$/i [   40.1] Freezing of tasks failed after 20.004 seconds (1 tasks refusing to freeze, wq_busy=0):'
+broken_case "a suspend cycle returned an error" suspend \
+	's/^e2e: cycle 2 freezer rc=0$/e2e: cycle 2 freezer rc=1/'
+broken_case "a writer stopped across a cycle" data \
+	's/^\(e2e: progress 1 before ext4=\)\([0-9]*\)\(.* after ext4=\)[0-9]*/\1\2\3\2/'
+broken_case "a writer hit an error" data \
+	's/^e2e: writer btrfs files=\([0-9]*\) error=none$/e2e: writer btrfs files=\1 error=7/'
+broken_case "data read back wrong after remount" data \
+	's/^\(e2e: verify xfs files=[0-9]*\) bad=0$/\1 bad=3/'
+broken_case "suspend thawed the user-frozen filesystem" user \
+	's/^e2e: probe xfs blocked$/e2e: probe xfs written/'
+broken_case "suspend left another filesystem frozen" user \
+	's/^e2e: probe ext4 written$/e2e: probe ext4 blocked/'
+broken_case "the write blocked by the user freeze was lost" user \
+	's/^e2e: probe-after-thaw xfs written$/e2e: probe-after-thaw xfs lost/'
+broken_case "the guest stopped half way" guest \
+	'/^e2e: cycle 3 /,$d'
+broken_case "the guest reported an error" guest \
+	's/^e2e: remounted$/e2e: error remount btrfs failed/'
+
+test_expect_success "a splat on the console only (guest never dumped dmesg) fails [suspend]" "
+	printf '[    9.9] BUG: kernel NULL pointer dereference, address: 0000000000000008\n' >console &&
+	{ $CHECK $pass console >out; rc=\$?; cat out; test \$rc -eq 1; } &&
+	grep -q '^FAIL \[suspend\] kernel log: BUG: kernel NULL pointer' out
+"
+
+test_expect_success "a splat in both dmesg and console is reported once" "
+	sed -e '/^e2e: dmesg end\$/i [   40.1] BUG: soft lockup - CPU#0 stuck for 22s!' $pass >report &&
+	printf '[   40.1] BUG: soft lockup - CPU#0 stuck for 22s!\r\n' >console &&
+	{ $CHECK report console >out; rc=\$?; cat out; test \$rc -eq 1; } &&
+	test \$(grep -c 'soft lockup' out) -eq 1
+"
+
+test_expect_success "an empty report fails [guest]" "
+	: >report && { $CHECK report >out; rc=\$?; cat out; test \$rc -eq 1; } &&
+	grep -q '^FAIL \[guest\] guest ran' out
+"
+
+test_expect_success "e2e-check.sh: no report file is one line and exit 2" "
+	{ $CHECK nosuch >out 2>&1; rc=\$?; cat out; test \$rc -eq 2; } &&
+	test \$(wc -l <out) -eq 1 && grep -q '^e2e-check.sh: nosuch: no such file' out
+"
+
+test_expect_success "e2e-check.sh: no arguments is usage and exit 2" "
+	{ $CHECK >out 2>&1; rc=\$?; test \$rc -eq 2; } && grep -q '^usage: e2e-check.sh' out
+"
+
+# e2e.sh refuses bad input before it creates anything.
+e2e_bad()
+{
+	printf 'e2e.sh: %s\n' "$4" >"$TRASH/want.$((test_count + 1))"
+	test_expect_success "e2e.sh: $1 is one line, exit 2, nothing created" "
+		mkdir build && { env $2 BUILD=\$PWD/build $TOP/scripts/e2e.sh $3 >out 2>&1; rc=\$?; cat out; test \$rc -eq 2; } &&
+		test \$(wc -l <out) -eq 1 && grep -qF -f want.\$test_count out &&
+		test -z \"\$(ls build)\"; rc=\$?; rm -rf build; exit \$rc
+	"
+}
+
+e2e_bad "no version" "" "" "usage: e2e.sh KVER"
+e2e_bad "KVER=abc" "" "abc" "KVER 'abc': not a kernel version"
+e2e_bad "a version Debian does not ship" "" "5.99" "no /usr/src/linux-source-5.99.tar.xz"
+if [ -f /usr/src/linux-source-6.1.tar.xz ]; then
+	e2e_bad "E2E_ROLES=both" "E2E_ROLES=both" "6.1" "E2E_ROLES: 'both' is not patched or control"
+	e2e_bad "E2E_ACCEL=hvf" "E2E_ACCEL=hvf" "6.1" "E2E_ACCEL 'hvf': not tcg or kvm"
+	e2e_bad "E2E_CYCLES=many" "E2E_CYCLES=many" "6.1" "E2E_CYCLES, E2E_TIMEOUT and J must be numbers"
+else
+	test_skip "e2e.sh: bad E2E_* settings" "no linux-source-6.1 (make deps)"
+fi
+
+test_done
