@@ -6,7 +6,7 @@
 
 KVER ?= 6.1
 
-## e2e: build patched + control kernels of KVER (6.1|6.12), suspend them under qemu, judge (build/e2e/)
+## e2e: patched + control kernels of KVER (6.1, 6.12) through suspend under qemu (build/e2e/)
 .PHONY: e2e
 e2e:
 	@J="$(J)" $(TOP)/scripts/e2e.sh "$(KVER)"
