@@ -11,9 +11,9 @@
 #   vda ext4, vdb xfs, vdc btrfs, mounted in that order;
 #   a writer on each (dd ... conv=fsync of random data, a sha256 per file);
 #   suspend cycles at pm_test level "freezer", then "devices";
-#   writer progress across the last cycle, then remount and verify sums;
-#   fsfreeze -f on xfs, one more suspend cycle, then probe: a write to
-#   xfs must still block until fsfreeze -u, writes to the others must not.
+#   writer progress across each cycle, then remount and verify sums;
+#   fsfreeze --freeze on xfs, one more suspend cycle, then probe: a write
+#   to xfs must still block until --unfreeze, to the others it must not.
 #
 # Kernel command line knobs (the host sets them):
 #   e2e.cycles=N     suspend cycles per pm_test level (default 2)
