@@ -54,16 +54,23 @@ function strip_time(s) {
 	sub(/^\[[ 0-9.]*\] /, "", s)
 	return s
 }
-function join_rev(a, n,    s, i) {
-	s = ""
-	for (i = n; i >= 1; i--)
-		s = s (s == "" ? "" : ", ") a[i]
-	return s
+# Lists of filesystems are strings, "btrfs (vdc), xfs (vdb)".
+function append(list, item) {
+	return list (list == "" ? "" : ", ") item
 }
-function join_fwd(a, n,    s, i) {
+function join(a, n, reverse,    s, i) {
 	s = ""
 	for (i = 1; i <= n; i++)
-		s = s (s == "" ? "" : ", ") a[i]
+		s = append(s, a[reverse ? n + 1 - i : i])
+	return s
+}
+# list without the entries that start with prefix
+function drop(list, prefix,    n, a, i, s) {
+	n = split(list, a, ", ")
+	s = ""
+	for (i = 1; i <= n; i++)
+		if (index(a[i], prefix) != 1)
+			s = append(s, a[i])
 	return s
 }
 # Splats, hung tasks and failed freezes, wherever they show.
@@ -105,11 +112,9 @@ in_dmesg {
 		fs = substr(line, 1, RLENGTH - 2)
 		what = substr(line, RLENGTH + 1)
 		if (what == "freezing")
-			frz[cur] = frz[cur] (frz[cur] == "" ? "" : ", ") fs
+			frz[cur] = append(frz[cur], fs)
 		else if (what == "thawing")
-			thw[cur] = thw[cur] (thw[cur] == "" ? "" : ", ") fs
-		else if (what ~ /^already frozen/)
-			left[cur] = left[cur] (left[cur] == "" ? "" : ", ") fs
+			thw[cur] = append(thw[cur], fs)
 	}
 	next
 }
@@ -142,7 +147,6 @@ in_dmesg {
 			pb[k, kv[1]] = kv[2]
 		else
 			pa[k, kv[1]] = kv[2]
-		fss[kv[1]] = 1
 	}
 }
 /^writer / {
@@ -185,8 +189,8 @@ END {
 	if (ncycle == 0)
 		fail("guest", "suspend cycles: none ran")
 
-	want_frz = join_rev(mounted, nmount)
-	want_thw = join_fwd(mounted, nmount)
+	want_frz = join(mounted, nmount, 1)
+	want_thw = join(mounted, nmount, 0)
 	for (c = 1; c <= ncycle; c++) {
 		k = cycles[c]
 		name = "cycle " k " (" level[k] (user[k] ? ", " user_frozen " user-frozen" : "") ")"
@@ -263,22 +267,14 @@ END {
 				fail("user", "after resume, a write to " fs ": " (probe[fs] == "" ? "not probed" : probe[fs]) ", want " want)
 		}
 		if (user_thawed != user_frozen)
-			fail("user", "fsfreeze -u " user_frozen ": not reported")
+			fail("user", "fsfreeze --unfreeze " user_frozen ": not reported")
 		else if (after_thaw[user_frozen] != "written")
-			fail("user", "after fsfreeze -u, the blocked write to " user_frozen ": " (after_thaw[user_frozen] == "" ? "not reported" : after_thaw[user_frozen]))
+			fail("user", "after fsfreeze --unfreeze, the blocked write to " user_frozen ": " (after_thaw[user_frozen] == "" ? "not reported" : after_thaw[user_frozen]))
 		else
-			ok("after fsfreeze -u, the blocked write to " user_frozen " completes")
+			ok("after fsfreeze --unfreeze, the blocked write to " user_frozen " completes")
 	}
 
 	printf "%s: %d passed, %d failed\n", "e2e-check", nok, nfail
 	exit nfail ? 1 : 0
-}
-function drop(list, prefix,    n, a, i, s) {
-	n = split(list, a, ", ")
-	s = ""
-	for (i = 1; i <= n; i++)
-		if (index(a[i], prefix) != 1)
-			s = s (s == "" ? "" : ", ") a[i]
-	return s
 }
 '

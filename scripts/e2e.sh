@@ -33,15 +33,15 @@ prog=e2e.sh
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 BUILD=${BUILD:-$TOP/build}
 
-die()
-{
-	echo "$prog: $*" >&2
-	exit 2
-}
-
 say()
 {
 	echo "$prog: $*" >&2
+}
+
+die()
+{
+	say "$@"
+	exit 2
 }
 
 [ $# -eq 1 ] || die "usage: $prog KVER (6.1 or 6.12)"
@@ -73,9 +73,12 @@ kvm) qaccel=(-accel kvm -cpu host) ;;
 *) die "E2E_ACCEL '$accel': not tcg or kvm" ;;
 esac
 
+# The guest's disks, filesystem:size, in the order it sees them (vda,
+# vdb, vdc).  300 MiB is the smallest filesystem mkfs.xfs makes.
+disks="ext4:64M xfs:320M btrfs:256M"
 qemu="qemu-system-x86_64"
 busybox=/bin/busybox
-for t in "$qemu" mkfs.ext4 mkfs.xfs mkfs.btrfs make gcc; do
+for t in "$qemu" $(for d in $disks; do echo "mkfs.${d%%:*}"; done) make gcc; do
 	command -v "$t" >/dev/null || die "$t: not found (make deps installs it)"
 done
 [ -x "$busybox" ] && "$busybox" fsfreeze --help >/dev/null 2>&1 ||
@@ -181,18 +184,24 @@ make_initramfs()
 	"$dir/obj/usr/gen_init_cpio" "$dir/initramfs.list" > "$dir/initramfs.cpio"
 }
 
-# Fresh disks for every boot: the guest writes to them.  Sparse files;
-# 300 MiB is the smallest filesystem mkfs.xfs makes.
+# Fresh disks for every boot, as sparse files: the guest writes to them.
+# Sets drives, qemu's arguments for them.
 make_disks()
 {
-	local dir=$1
+	local dir=$1 d fs img force
+	drives=()
 	rm -f "$dir"/*.img
-	truncate -s 64M "$dir/ext4.img"
-	truncate -s 320M "$dir/xfs.img"
-	truncate -s 256M "$dir/btrfs.img"
-	mkfs.ext4 -q -F "$dir/ext4.img" &&
-	mkfs.xfs -q -f "$dir/xfs.img" &&
-	mkfs.btrfs -q -f "$dir/btrfs.img" > /dev/null
+	for d in $disks; do
+		fs=${d%%:*}
+		img=$dir/$fs.img
+		case $fs in
+		ext4) force=-F ;;
+		*) force=-f ;;
+		esac
+		truncate -s "${d#*:}" "$img" &&
+		"mkfs.$fs" -q "$force" "$img" > /dev/null || return 1
+		drives+=(-drive "file=$img,format=raw,if=virtio")
+	done
 }
 
 boot()
@@ -210,9 +219,7 @@ boot()
 		-kernel "$dir/obj/arch/x86/boot/bzImage" \
 		-initrd "$dir/initramfs.cpio" \
 		-append "console=ttyS0 panic=-1 no_console_suspend suspend.pm_test_delay=1 e2e.cycles=$cycles" \
-		-drive "file=$dir/ext4.img,format=raw,if=virtio" \
-		-drive "file=$dir/xfs.img,format=raw,if=virtio" \
-		-drive "file=$dir/btrfs.img,format=raw,if=virtio" \
+		"${drives[@]}" \
 		-serial "file:$dir/console.log" -serial "file:$dir/report.log" \
 		> "$dir/qemu.log" 2>&1 || rc=$?
 	boot_s=$(($(date +%s) - start))

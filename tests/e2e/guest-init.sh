@@ -70,21 +70,24 @@ fi
 say "pm_test $(cat /sys/power/pm_test)"
 say "state $(cat /sys/power/state)"
 
-# Mount in a fixed order: the kernel freezes newest superblock first.
+# The host's disks, in order.  They are mounted in this order: the kernel
+# freezes the newest superblock first.
+disks="ext4:vda xfs:vdb btrfs:vdc"
+fss=
 n=0
-for spec in ext4:vda xfs:vdb btrfs:vdc; do
+for spec in $disks; do
 	fs=${spec%%:*}
 	dev=${spec#*:}
 	mkdir -p /mnt/$fs
 	if mount -t $fs /dev/$dev /mnt/$fs; then
 		n=$((n + 1))
+		fss="$fss $fs"
 		say "mount $n $fs $dev"
 	else
 		say "error mount $fs $dev failed"
 		finish
 	fi
 done
-fss="ext4 xfs btrfs"
 
 # A bounded writer: at most 100000 files, stops when /tmp/stop appears.
 writer()
@@ -160,7 +163,7 @@ for fs in $fss; do
 done
 
 # Every file must read back as written, from disk: remount first.
-for spec in ext4:vda xfs:vdb btrfs:vdc; do
+for spec in $disks; do
 	fs=${spec%%:*}
 	dev=${spec#*:}
 	sync
