@@ -7,7 +7,7 @@
 # freeze-capable file_system_types; spatch runs in parallel through the
 # helper; KTREE is only read.
 #
-# usage: convert.sh KTREE DIR OUT      (environment: FORCE=1, J=N)
+# usage: convert.sh KTREE DIR OUT    (environment: FORCE=1, J=N, REPORT=1)
 #
 # OUT receives:
 #   plan      the helper's plan
@@ -15,6 +15,7 @@
 #   flags     per unit: "flag UNIT TYPE..." or "noflag UNIT REASON"
 #   unparsed  "FILE:LINE: API" for each freezer use in code spatch could
 #             not parse (the rules never saw it)
+#   rules     with REPORT=1: the rules' report-mode messages on a/
 
 set -eu
 prog=${prog:-convert.sh}
@@ -48,6 +49,7 @@ mkdir -p "$out/a" "$out/b"
 : >"$out/flags"
 : >"$out/bad-regions"
 : >"$out/unparsed"
+: >"$out/rules"
 [ -n "$units" ] || exit 0
 
 awk -F'\t' '$1 == "file" { printf "%s%c", $3, 0 }' "$out/plan" >"$out/files0"
@@ -91,14 +93,28 @@ plan_field()
 
 SPOPTS=(--no-includes --include-headers -D patch --in-place)
 
-# run_rule RULE LOG [-D name=value]... ::: FILE...  (paths relative to
-# b/): spatch in J processes; parse errors (--verbose-parsing) in LOG.*.
+# run_rule MODE RULE LOG [-D name=value]... ::: FILE...: spatch in J
+# processes through the helper's runner.  MODE patch converts b/ in
+# place (paths relative to b/), each process's messages, parse errors
+# among them (--verbose-parsing), in LOG/*.err; MODE report runs the rule
+# in report mode on the untouched a/ and appends its messages to
+# OUT/rules.
 run_rule()
 {
-	local rule=$1 log=$2
-	shift 2
-	(cd "$out/b" && spatch_groups "$log" "$J" --quiet --verbose-parsing \
-		"${SPOPTS[@]}" --sp-file "$TOP/cocci/$rule.cocci" "$@")
+	local mode=$1 rule=$2 log=$3 why
+	local opts=(--quiet --verbose-parsing "${SPOPTS[@]}") in=$out/b
+	shift 3
+	if [ "$mode" = report ]; then
+		opts=(--very-quiet --no-includes --include-headers --no-show-diff -D report)
+		in=$out/a
+	fi
+	if ! (cd "$in" && "$AF" spatch -G -j "$J" -o "$log" -- "${opts[@]}" \
+		--sp-file "$TOP/cocci/$rule.cocci" "$@") 2>"$log.runner"; then
+		why=$(grep -h -v '^[[:space:]]*$' "$log"/*.err 2>/dev/null | tail -n 1)
+		echo "$prog: spatch failed on cocci/$rule.cocci: ${why:-$(tail -n 1 "$log.runner")}" >&2
+		exit 1
+	fi
+	[ "$mode" = patch ] || cat "$log"/*.out >>"$out/rules"
 }
 
 # parse_errors LOG...: "FILE<tab>FIRST<tab>LAST" for each region spatch
@@ -136,25 +152,36 @@ collide=$(cd "$out/b" && "$AF" scan "${allfiles[@]}" |
 	{ file = $1; sub(/:[0-9]+:[0-9]+:$/, "", file); fn = $4
 	  if ((fn in any) && !((unit[file], fn) in kt)) { print fn; exit } }')
 
-progress "$(echo "$units" | wc -w) units, ${#allfiles[@]} files"
-if [ -z "$collide" ]; then
-	defs=()
-	[ -z "$kall" ] || defs=(-D "kthread_fns=$kall")
-	run_rule kthread_freezer "$out/log-kthread" "${defs[@]}" ::: "${allfiles[@]}"
-	run_rule wq_freezable "$out/log-wq" ::: "${allfiles[@]}"
-else
-	progress "$collide is a thread in one unit only: one run per unit"
+# rule_pass MODE: the removal rules over every unit's files, all units
+# in one run, or one run per unit when a thread name collides.
+rule_pass()
+{
+	local mode=$1 plan=$out/plan.spatch u kfns defs files
+	[ "$mode" = patch ] || plan=$out/plan
+	if [ -z "$collide" ]; then
+		mapfile -t files < <(awk -F'\t' '$1 == "file" { print $3 }' "$plan")
+		defs=()
+		[ -z "$kall" ] || defs=(-D "kthread_fns=$kall")
+		run_rule "$mode" kthread_freezer "$out/log-$mode-kthread" "${defs[@]}" ::: "${files[@]}"
+		run_rule "$mode" wq_freezable "$out/log-$mode-wq" ::: "${files[@]}"
+		return
+	fi
 	for u in $units; do
-		mapfile -t files < <(plan_field file "$u")
+		mapfile -t files < <(awk -F'\t' -v u="$u" '$1 == "file" && $2 == u { print $3 }' "$plan")
 		kfns=$(plan_field kthread "$u" | paste -sd, -)
-		progress "$u: ${#files[@]} files"
+		[ "$mode" = report ] || progress "$u: ${#files[@]} files"
 		defs=()
 		[ -z "$kfns" ] || defs=(-D "kthread_fns=$kfns")
-		run_rule kthread_freezer "$out/log-kthread-${u//\//-}" "${defs[@]}" ::: "${files[@]}"
-		run_rule wq_freezable "$out/log-wq-${u//\//-}" ::: "${files[@]}"
+		run_rule "$mode" kthread_freezer "$out/log-$mode-kthread-${u//\//-}" "${defs[@]}" ::: "${files[@]}"
+		run_rule "$mode" wq_freezable "$out/log-$mode-wq-${u//\//-}" ::: "${files[@]}"
 	done
-fi
-parse_errors "$out"/log-kthread*.[0-9] >"$out/bad-regions"
+}
+
+progress "$(echo "$units" | wc -w) units, ${#allfiles[@]} files"
+[ -z "$collide" ] || progress "$collide is a thread in one unit only: one run per unit"
+rule_pass patch
+[ -z "${REPORT:-}" ] || rule_pass report
+parse_errors "$out"/log-patch-kthread*/*.err >"$out/bad-regions"
 
 # Freezer uses inside code spatch could not parse: the rules never saw
 # them.  Listed in "unparsed" as FILE:LINE: API; apply refuses.
@@ -187,7 +214,7 @@ for u in $units; do
 		continue
 	fi
 	mapfile -t tfiles < <(awk -F'\t' -v u="$u" '$1 == "fstype" && $2 == u { print $4 }' "$out/plan.spatch" | sort -u)
-	run_rule fs_autofreeze "$out/log-flag-${u//\//-}" -D "fs_types=$types" ::: "${tfiles[@]}"
+	run_rule patch fs_autofreeze "$out/log-flag-${u//\//-}" -D "fs_types=$types" ::: "${tfiles[@]}"
 	printf 'flag\t%s\t%s\n' "$u" "$types" >>"$out/flags"
 done
 

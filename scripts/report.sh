@@ -4,8 +4,9 @@
 # report.sh: account for every freezer use in DIR of KTREE, unit by
 # unit: the unit's eligibility and FS_AUTOFREEZE decision, then each use
 # the helper's scan finds, marked converted, kept (with the reason) or
-# manual.  The statuses come from the rules' own report mode, run with
-# the thread functions the helper found; the tree is only read.
+# manual.  The statuses come from the rules' own report mode, run by
+# convert.sh (REPORT=1) with the thread functions the helper found; the
+# tree is only read.
 #
 # usage: report.sh KTREE DIR      (environment: FORCE=1, J=N, FORMAT=json)
 
@@ -23,21 +24,7 @@ trap 'rm -rf "$scratch"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-prog=$prog "$TOP/scripts/convert.sh" "$KTREE" "$DIR" "$scratch"
-
-# The rules in report mode, per converted unit, on the unchanged files.
-units=$(awk -F'\t' '$1 == "file" { print $2 }' "$scratch/plan" | uniq)
-for u in $units; do
-	mapfile -t files < <(awk -F'\t' -v u="$u" '$1 == "file" && $2 == u { print $3 }' "$scratch/plan")
-	kfns=$(awk -F'\t' -v u="$u" '$1 == "kthread" && $2 == u { print $3 }' "$scratch/plan" | paste -sd, -)
-	defs=()
-	[ -z "$kfns" ] || defs=(-D "kthread_fns=$kfns")
-	for rule in kthread_freezer wq_freezable; do
-		(cd "$scratch/a" && "$AF" spatch -j "$J" -- --very-quiet \
-			--no-includes --include-headers --no-show-diff -D report \
-			--sp-file "$TOP/cocci/$rule.cocci" "${defs[@]}" ::: "${files[@]}")
-	done
-done >"$scratch/rules"
+REPORT=1 prog=$prog "$TOP/scripts/convert.sh" "$KTREE" "$DIR" "$scratch"
 
 (cd "$KTREE" && "$AF" scan -j "$J" "$DIR") >"$scratch/scan"
 

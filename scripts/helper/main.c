@@ -78,11 +78,15 @@
  *	is never converted.  file lines: the unit's files with a freezer
  *	use in real code, or defining a file_system_type to flag.
  *
- * autofreeze spatch [-j N] [-o OUTDIR] [-g] -- SPATCH-ARGS... ::: FILE...
+ * autofreeze spatch [-j N] [-o OUTDIR] [-g|-G] -- SPATCH-ARGS... ::: FILE...
  *	Run "$SPATCH SPATCH-ARGS... FILE" (SPATCH defaults to spatch) for
  *	each FILE, N at a time (default: the number of CPUs).  With -g,
  *	each group of files between ":::" separators is one job
- *	("-- ARGS ::: a.c b.c ::: c.c" is two jobs).  Each job's stdout
+ *	("-- ARGS ::: a.c b.c ::: c.c" is two jobs).  With -G, the files
+ *	are dealt largest first into N jobs, each one spatch over
+ *	"--file-groups LIST" (a file a group), so each process parses the
+ *	rule once.  Unless SPATCH-ARGS name one, every spatch is handed
+ *	"--python P", P as "autofreeze python" prints it.  Each job's stdout
  *	and stderr go to their own files; they are printed in input order,
  *	whatever the scheduling.  With -o OUTDIR they are kept instead as
  *	OUTDIR/NNNN.out and OUTDIR/NNNN.err (NNNN from 0001, in input
@@ -90,6 +94,11 @@
  *	job that fails is reported as "autofreeze: FILE: spatch exited
  *	with status N" and the exit status is 1.  SIGINT, SIGTERM and
  *	SIGHUP kill the running jobs; the helper then dies of the signal.
+ *
+ * autofreeze python
+ *	The Python interpreter the spatch runner hands spatch: the value
+ *	of $SPATCH_PYTHON when it is set ("" for none), else the real
+ *	path of "python3" on PATH, asked once.  Exit 1 when there is none.
  *
  * autofreeze apis
  *	The freezer API names, one per line, in the table's order (for
@@ -126,11 +135,12 @@ static void usage(FILE *f)
 		"usage: %s scan [--json] [-j N] PATH...\n"
 		"       %s units [--json] [--force] [-j N] KTREE DIR\n"
 		"       %s plan [--force] [-j N] KTREE DIR\n"
-		"       %s spatch [-j N] [-o OUTDIR] [-g] -- SPATCH-ARGS... "
+		"       %s spatch [-j N] [-o OUTDIR] [-g|-G] -- SPATCH-ARGS... "
 		"::: FILE...\n"
+		"       %s python\n"
 		"       %s apis\n"
 		"(see the comment at the top of scripts/helper/main.c)\n",
-		PROG, PROG, PROG, PROG, PROG);
+		PROG, PROG, PROG, PROG, PROG, PROG);
 }
 
 int main(int argc, char **argv)
@@ -143,6 +153,7 @@ int main(int argc, char **argv)
 		{ "units", cmd_units },
 		{ "plan", cmd_plan },
 		{ "spatch", cmd_spatch },
+		{ "python", cmd_python },
 		{ "apis", cmd_apis },
 	};
 	size_t i;

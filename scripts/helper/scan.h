@@ -13,6 +13,7 @@ int cmd_scan(int argc, char **argv);
 int cmd_units(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_spatch(int argc, char **argv);
+int cmd_python(int argc, char **argv);
 
 /* The context of U, given the kthread functions of its unit. */
 enum context use_context(const struct use *u, const struct strset *kthreads);

@@ -1,7 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * spatch.c - "autofreeze spatch": run spatch on many files in parallel,
- * with output in input order (see main.c for the interface).
+ * spatch.c - "autofreeze spatch", the one way autofreeze runs spatch:
+ * on many files in parallel, with output in input order (see main.c for
+ * the interface).
+ *
+ * With -G the files are dealt, largest first, into one group per job,
+ * and each job is one spatch over "--file-groups LIST": spatch parses
+ * the rule once per process, and its start-up is most of its time on a
+ * file.  Every spatch is handed "--python INTERPRETER", resolved once
+ * per run (spatch_python()): spatch otherwise runs "python3" from PATH
+ * at each start, and through a version manager's shim that alone costs
+ * more than the rest of a start.
  *
  * Each job runs in its own process group, so that one kill() reaches
  * whatever spatch starts; on SIGINT, SIGTERM or SIGHUP every running job
@@ -22,9 +31,12 @@
 #include "scan.h"
 #include "util.h"
 
+#define PYTHON_QUERY "python3 -c 'import sys; print(sys.executable)' 2>/dev/null"
+
 struct job {
 	char **files;
 	size_t nfiles;
+	char *groups;		/* -G: the job's --file-groups list */
 	pid_t pid;
 	bool done;
 	int status;
@@ -54,7 +66,7 @@ static void catch_signals(void)
 
 static void usage_spatch(FILE *f)
 {
-	fprintf(f, "usage: %s spatch [-j N] [-o OUTDIR] [-g] -- "
+	fprintf(f, "usage: %s spatch [-j N] [-o OUTDIR] [-g|-G] -- "
 		"SPATCH-ARGS... ::: FILE...\n", PROG);
 }
 
@@ -94,20 +106,29 @@ static void copy_to(const char *path, int fd)
  * Start job J: returns 0, or the errno of a failed exec (reported by the
  * child through a close-on-exec pipe).
  */
-static int start(struct job *j, const char *spatch, char **args,
-		 size_t nargs)
+static int start(struct job *j, const char *spatch, const char *python,
+		 char **args, size_t nargs)
 {
-	char **argv = xcalloc(nargs + j->nfiles + 2, sizeof(char *));
+	char **argv = xcalloc(nargs + j->nfiles + 6, sizeof(char *));
 	int p[2], fdout, fderr, err = 0;
 	size_t k, n = 0;
 	ssize_t r;
 	pid_t pid;
 
 	argv[n++] = (char *)spatch;
+	if (python) {
+		argv[n++] = "--python";
+		argv[n++] = (char *)python;
+	}
 	for (k = 0; k < nargs; k++)
 		argv[n++] = args[k];
-	for (k = 0; k < j->nfiles; k++)
-		argv[n++] = j->files[k];
+	if (j->groups) {
+		argv[n++] = "--file-groups";
+		argv[n++] = j->groups;
+	} else {
+		for (k = 0; k < j->nfiles; k++)
+			argv[n++] = j->files[k];
+	}
 	argv[n] = NULL;
 
 	fdout = open(j->out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -184,6 +205,8 @@ static void remove_outputs(struct job *jobs, size_t n, const char *dir)
 			unlink(jobs[i].out);
 		if (jobs[i].err)
 			unlink(jobs[i].err);
+		if (jobs[i].groups)
+			unlink(jobs[i].groups);
 	}
 	rmdir(dir);
 }
@@ -227,19 +250,123 @@ static void write_index(const char *outdir, struct job *jobs, size_t n)
 	free(path);
 }
 
+/*
+ * The Python interpreter to hand spatch: $SPATCH_PYTHON when it is set
+ * ("" for none: spatch then finds its own), else what "python3" on PATH
+ * says it is.  NULL when there is none.
+ */
+const char *spatch_python(void)
+{
+	static char path[4096];
+	static bool resolved;
+	const char *env = getenv("SPATCH_PYTHON");
+	FILE *p;
+
+	if (env)
+		return *env ? env : NULL;
+	if (resolved)
+		return *path ? path : NULL;
+	resolved = true;
+	p = popen(PYTHON_QUERY, "r");
+	if (!p)
+		return NULL;
+	if (!fgets(path, sizeof(path), p))
+		path[0] = '\0';
+	if (pclose(p))
+		path[0] = '\0';
+	path[strcspn(path, "\n")] = '\0';
+	if (path[0] != '/' || access(path, X_OK))
+		path[0] = '\0';
+	return *path ? path : NULL;
+}
+
+int cmd_python(int argc, char **argv)
+{
+	const char *py;
+
+	(void)argv;
+	if (argc != 1) {
+		af_warn(NULL, "python: no arguments expected");
+		return EXIT_BADINPUT;
+	}
+	py = spatch_python();
+	if (!py) {
+		af_warn(NULL, "python: no python3 found");
+		return EXIT_RUNTIME;
+	}
+	puts(py);
+	return 0;
+}
+
+struct sized_file {
+	char *name;
+	off_t size;
+};
+
+static int cmp_larger_first(const void *a, const void *b)
+{
+	const struct sized_file *x = a, *y = b;
+
+	if (x->size != y->size)
+		return x->size < y->size ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+/*
+ * -G: deal FILES into at most NJOBS groups, largest file first, round
+ * robin; write each group as a spatch --file-groups list (a file a
+ * group, groups separated by a blank line) into DIR, and make it a job
+ * whose files are the group's.
+ */
+static void balanced_groups(char **files, size_t n, int njobs,
+			    const char *dir, struct job *jobs, size_t *njob,
+			    char ***lists)
+{
+	struct sized_file *sf = xcalloc(n ? n : 1, sizeof(*sf));
+	size_t i, k, ng = n < (size_t)njobs ? n : (size_t)njobs;
+
+	for (i = 0; i < n; i++) {
+		struct stat st;
+
+		sf[i].name = files[i];
+		sf[i].size = stat(files[i], &st) ? 0 : st.st_size;
+	}
+	qsort(sf, n, sizeof(*sf), cmp_larger_first);
+	*lists = xcalloc(ng ? ng : 1, sizeof(char *));
+	for (k = 0; k < ng; k++) {
+		struct job *j = &jobs[k];
+		char *list = xasprintf("%s/%04zu.groups", dir, k + 1);
+		FILE *f = fopen(list, "w");
+
+		if (!f)
+			af_die(EXIT_RUNTIME, list, "%s", strerror(errno));
+		memset(j, 0, sizeof(*j));
+		j->files = xcalloc(n / ng + 1, sizeof(char *));
+		for (i = k; i < n; i += ng) {
+			j->files[j->nfiles++] = sf[i].name;
+			fprintf(f, "%s\n\n", sf[i].name);
+		}
+		if (fclose(f))
+			af_die(EXIT_RUNTIME, list, "%s", strerror(errno));
+		(*lists)[k] = list;
+	}
+	*njob = ng;
+	free(sf);
+}
+
 int cmd_spatch(int argc, char **argv)
 {
-	const char *spatch = getenv("SPATCH"), *outdir = NULL;
+	const char *spatch = getenv("SPATCH"), *outdir = NULL, *python;
 	VEC(struct job) jobs = { 0 };
 	size_t i, nargs, printed = 0, running = 0, next = 0;
-	char **args, *dir, *end;
+	char **args, *dir, *end, **lists = NULL;
 	int njobs = ncpus(), opt, rc = 0, i0;
-	bool group = false;
+	bool group = false, balance = false;
 
 	if (!spatch || !*spatch)
 		spatch = "spatch";
 	optind = 1;
-	while ((opt = getopt(argc, argv, "+j:o:gh")) != -1) {
+	while ((opt = getopt(argc, argv, "+j:o:gGh")) != -1) {
 		switch (opt) {
 		case 'j':
 			njobs = (int)strtol(optarg, &end, 10);
@@ -252,6 +379,9 @@ int cmd_spatch(int argc, char **argv)
 			break;
 		case 'g':
 			group = true;
+			break;
+		case 'G':
+			balance = true;
 			break;
 		case 'h':
 			usage_spatch(stdout);
@@ -275,6 +405,11 @@ int cmd_spatch(int argc, char **argv)
 	i0 = optind + (int)nargs;
 	if (i0 >= argc) {
 		af_warn(NULL, "spatch: ':::' expected before the files");
+		usage_spatch(stderr);
+		return EXIT_BADINPUT;
+	}
+	if (group && balance) {
+		af_warn(NULL, "spatch: -g and -G exclude each other");
 		usage_spatch(stderr);
 		return EXIT_BADINPUT;
 	}
@@ -315,10 +450,27 @@ int cmd_spatch(int argc, char **argv)
 		if (!mkdtemp(dir))
 			af_die(EXIT_RUNTIME, dir, "%s", strerror(errno));
 	}
+	if (balance) {
+		/* one job per group; the files sit in the one-file jobs */
+		char **files = xcalloc(jobs.n, sizeof(char *));
+		size_t nfiles = jobs.n;
+
+		for (i = 0; i < nfiles; i++)
+			files[i] = jobs.v[i].files[0];
+		balanced_groups(files, nfiles, njobs, dir, jobs.v, &jobs.n,
+				&lists);
+		for (i = 0; i < jobs.n; i++)
+			jobs.v[i].groups = lists[i];
+		free(files);
+	}
 	for (i = 0; i < jobs.n; i++) {
 		jobs.v[i].out = xasprintf("%s/%04zu.out", dir, i + 1);
 		jobs.v[i].err = xasprintf("%s/%04zu.err", dir, i + 1);
 	}
+	python = spatch_python();
+	for (i = 0; i < nargs; i++)
+		if (!strcmp(args[i], "--python"))
+			python = NULL;
 	catch_signals();
 
 	while (printed < jobs.n) {
@@ -327,7 +479,8 @@ int cmd_spatch(int argc, char **argv)
 
 		while (!got_signal && !rc && running < (size_t)njobs &&
 		       next < jobs.n) {
-			int err = start(&jobs.v[next], spatch, args, nargs);
+			int err = start(&jobs.v[next], spatch, python, args,
+					nargs);
 
 			if (err) {
 				af_warn(NULL, "cannot run '%s': %s", spatch,
@@ -390,7 +543,11 @@ int cmd_spatch(int argc, char **argv)
 	for (i = 0; i < jobs.n; i++) {
 		free(jobs.v[i].out);
 		free(jobs.v[i].err);
+		if (balance)
+			free(jobs.v[i].files);
+		free(jobs.v[i].groups);
 	}
+	free(lists);
 	vec_free(&jobs);
 	free(dir);
 	return rc;
