@@ -26,7 +26,6 @@ prog=bench.sh
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 . "$TOP/scripts/ktree.sh"
 
-AF=$TOP/scripts/autofreeze
 SPATCH=${SPATCH:-spatch}
 export SPATCH
 J=${J:-$(nproc)}

@@ -27,6 +27,8 @@
 
 set -eu
 prog=build-check.sh
+TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
+. "$TOP/scripts/ktree.sh"
 export LC_ALL=C
 # Called from make, MAKEFLAGS would hand the kernel build our -s, V=, O=,
 # FILES= and jobserver; the kernel build gets exactly what is given below.
@@ -38,13 +40,11 @@ die()
 	exit 2
 }
 
-ktree=${KTREE:-}
-[ -n "$ktree" ] || die "no kernel tree given (set KTREE)"
-[ -d "$ktree" ] || die "KTREE $ktree: no such directory"
-ktree=$(cd "$ktree" && pwd -P)
-grep -q '^VERSION *=' "$ktree/Makefile" 2>/dev/null &&
-	[ -d "$ktree/scripts/kconfig" ] ||
-	die "KTREE $ktree: not a kernel tree"
+[ -n "${KTREE:-}" ] || die "no kernel tree given (set KTREE)"
+ktree_check "$KTREE" .
+ktree=$KTREE
+[ -d "$ktree/scripts/kconfig" ] ||
+	die "KTREE=$ktree: no scripts/kconfig, cannot configure a build"
 
 kconfig=${KCONFIG:-allmodconfig}
 jobs=${J:-$(nproc)}

@@ -26,12 +26,10 @@ TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 ktree_check "$1" "$2"
 out=$3
 J=${J:-$(nproc)}
-AF=$TOP/scripts/autofreeze
 SPATCH=${SPATCH:-spatch}
 export SPATCH
 
 spatch_check
-[ -x "$AF" ] || make -s -C "$TOP" helper >&2
 
 progress()
 {

@@ -1,40 +1,25 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # ktree.sh: sourced by the drivers.  ktree_check KTREE DIR validates a
-# kernel tree and a directory inside it and sets KTREE (absolute) and DIR
-# (relative, normalised); on bad input it prints one line naming $prog
-# and exits 2.
+# kernel tree and a directory inside it, by asking the helper (one check
+# for every driver: "autofreeze ktree"), and sets KTREE (absolute) and
+# DIR (relative, normalised); on bad input it prints one line naming
+# $prog and exits 2.
 
-# The freezer API names, for a cheap first look with grep.
-FREEZER_API_RE='freez|FREEZ|refrigerator'
+AF=$TOP/scripts/autofreeze
 
 ktree_check()
 {
-	local ktree=$1 dir=$2 real rel
+	local out
 
-	if [ ! -d "$ktree" ]; then
-		echo "$prog: KTREE=$ktree: no such directory (make deps, or KTREE=<kernel tree>)" >&2
+	[ -x "$AF" ] || make -s -C "$TOP" helper >&2 ||
+		{ echo "$prog: cannot build the helper (make helper)" >&2; exit 2; }
+	if ! out=$("$AF" ktree "$1" "$2" 2>&1); then
+		echo "$prog: ${out#autofreeze: }" >&2
 		exit 2
 	fi
-	if [ ! -f "$ktree/Makefile" ] || ! grep -q '^VERSION *=' "$ktree/Makefile" ||
-	   [ ! -f "$ktree/Kconfig" ] || [ ! -d "$ktree/fs" ] || [ ! -f "$ktree/include/linux/fs.h" ]; then
-		echo "$prog: KTREE=$ktree: not a kernel tree (no top Makefile with VERSION, Kconfig, fs/, include/linux/fs.h)" >&2
-		exit 2
-	fi
-	KTREE=$(cd "$ktree" && pwd -P)
-	case $dir in
-	/*)	echo "$prog: DIR=$dir: must be relative to KTREE" >&2; exit 2 ;;
-	esac
-	if [ ! -d "$KTREE/$dir" ]; then
-		echo "$prog: DIR=$dir: no such directory in $KTREE" >&2
-		exit 2
-	fi
-	real=$(cd "$KTREE/$dir" && pwd -P)
-	case $real/ in
-	"$KTREE"/*)	rel=${real#"$KTREE"} ; rel=${rel#/} ;;
-	*)	echo "$prog: DIR=$dir: outside KTREE ($real)" >&2; exit 2 ;;
-	esac
-	DIR=${rel:-.}
+	KTREE=${out%%$'\t'*}
+	DIR=${out#*$'\t'}
 }
 
 # spatch_check: spatch is there and new enough for the rules (script

@@ -17,7 +17,6 @@ TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 [ $# -eq 2 ] || { echo "usage: $prog KTREE DIR" >&2; exit 2; }
 ktree_check "$1" "$2"
 J=${J:-$(nproc)}
-AF=$TOP/scripts/autofreeze
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/autofreeze.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT

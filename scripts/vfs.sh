@@ -23,6 +23,7 @@
 set -eu
 prog=vfs.sh
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
+. "$TOP/scripts/ktree.sh"
 
 die()
 {
@@ -38,8 +39,8 @@ fail()
 
 ktree=${1:-${KTREE:-}}
 [ -n "$ktree" ] || die "no kernel tree given (set KTREE)"
-[ -d "$ktree" ] || die "KTREE $ktree: no such directory"
-ktree=$(cd "$ktree" && pwd -P)
+ktree_check "$ktree" .
+ktree=$KTREE
 
 mkvar()
 {
@@ -47,7 +48,6 @@ mkvar()
 		"$ktree/Makefile" | head -n 1
 }
 
-[ -f "$ktree/Makefile" ] || die "KTREE $ktree: not a kernel tree (no Makefile)"
 version=$(mkvar VERSION)
 patchlevel=$(mkvar PATCHLEVEL)
 [ -n "$version" ] && [ -n "$patchlevel" ] ||
@@ -70,8 +70,8 @@ if [ ${#patches[@]} -eq 0 ]; then
 		sed 's/^linux-//' | sort -V | tr "\n" " " | sed "s/ $//")
 	die "no VFS series for Linux $kver in $ktree (series exist for: ${have:-none})"
 fi
-[ -f "$ktree/include/linux/fs.h" ] && [ -f "$ktree/kernel/power/process.c" ] ||
-	die "KTREE $ktree: not a kernel tree (no include/linux/fs.h or kernel/power/process.c)"
+[ -f "$ktree/kernel/power/process.c" ] ||
+	die "KTREE=$ktree: no kernel/power/process.c for the series to hook"
 
 # The files the series touches, in the order they first appear.
 touched=$(sed -n 's|^+++ b/||p' "${patches[@]}" | awk '!seen[$0]++')

@@ -100,6 +100,15 @@
  *	of $SPATCH_PYTHON when it is set ("" for none), else the real
  *	path of "python3" on PATH, asked once.  Exit 1 when there is none.
  *
+ * autofreeze ktree KTREE DIR
+ *	The one kernel-tree check the drivers use: KTREE must be a kernel
+ *	tree (a top Makefile setting VERSION, Kconfig, fs/,
+ *	include/linux/fs.h) and DIR a directory inside it, relative to it,
+ *	symbolic links followed.  Prints "ROOT<TAB>DIR": KTREE's real
+ *	path and DIR relative to it ("." for the tree).  Else one line,
+ *	"autofreeze: KTREE=...: ..." or "autofreeze: DIR=...: ...", and
+ *	exit 2.
+ *
  * autofreeze apis
  *	The freezer API names, one per line, in the table's order (for
  *	"grep -wE" and for the rules' tests).
@@ -112,6 +121,7 @@
 #include <string.h>
 
 #include "api.h"
+#include "ktree.h"
 #include "scan.h"
 #include "util.h"
 
@@ -138,9 +148,10 @@ static void usage(FILE *f)
 		"       %s spatch [-j N] [-o OUTDIR] [-g|-G] -- SPATCH-ARGS... "
 		"::: FILE...\n"
 		"       %s python\n"
+		"       %s ktree KTREE DIR\n"
 		"       %s apis\n"
 		"(see the comment at the top of scripts/helper/main.c)\n",
-		PROG, PROG, PROG, PROG, PROG, PROG);
+		PROG, PROG, PROG, PROG, PROG, PROG, PROG);
 }
 
 int main(int argc, char **argv)
@@ -154,6 +165,7 @@ int main(int argc, char **argv)
 		{ "plan", cmd_plan },
 		{ "spatch", cmd_spatch },
 		{ "python", cmd_python },
+		{ "ktree", cmd_ktree },
 		{ "apis", cmd_apis },
 	};
 	size_t i;

@@ -18,6 +18,7 @@
 
 #include "api.h"
 #include "scan.h"
+#include "ktree.h"
 #include "tree.h"
 
 enum context use_context(const struct use *u, const struct strset *kthreads)

@@ -327,36 +327,6 @@ void fileset_free(struct fileset *fs)
 	memset(&fs->seen, 0, sizeof(fs->seen));
 }
 
-bool is_ktree(const char *dir)
-{
-	char *a = path_join(dir, "Makefile"), *b = path_join(dir, "Kconfig");
-	char *c = path_join(dir, "include/linux");
-	bool r = is_file(a) && is_file(b) && is_dir(c);
-
-	free(a);
-	free(b);
-	free(c);
-	return r;
-}
-
-char *ktree_root(const char *realdir)
-{
-	char *d = xstrdup(realdir);
-
-	for (;;) {
-		char *slash;
-
-		if (is_ktree(d))
-			return d;
-		slash = strrchr(d, '/');
-		if (!slash || slash == d)
-			break;
-		*slash = '\0';
-	}
-	free(d);
-	return NULL;
-}
-
 bool dir_has_c(const char *dir)
 {
 	struct dirent *de;

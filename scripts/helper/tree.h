@@ -45,15 +45,6 @@ void fileset_process(struct fileset *fs, const size_t *idx, size_t n,
 void fileset_free(struct fileset *fs);
 
 /*
- * The root of the kernel tree holding the directory REALDIR (a real
- * path), or NULL; malloc'ed.
- */
-char *ktree_root(const char *realdir);
-
-/* A kernel tree: a directory with Makefile, Kconfig and include/linux. */
-bool is_ktree(const char *dir);
-
-/*
  * A unit directory: it has a Makefile with obj- lines and C files of its
  * own (DESIGN.md §2.3).
  */

@@ -25,6 +25,7 @@
 
 #include "api.h"
 #include "scan.h"
+#include "ktree.h"
 #include "tree.h"
 
 enum status { ST_ELIGIBLE, ST_SKIP, ST_LIBRARY, ST_CORE };

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ktree.c - the one kernel-tree check: is KTREE a kernel tree, and DIR a
+ * directory inside it?  Every driver asks "autofreeze ktree", and the
+ * helper's own commands call ktree_resolve(), so a tree is judged by one
+ * set of criteria everywhere.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ktree.h"
+#include "util.h"
+
+/* A top Makefile that sets VERSION, as every kernel's does. */
+static bool makefile_has_version(const char *path)
+{
+	char *buf = NULL, *p;
+	size_t len, cap = 0;
+	bool r = false;
+
+	if (read_file(path, &buf, &len, &cap, NULL, NULL))
+		return false;
+	for (p = buf; p && p < buf + len; p = memchr(p, '\n', buf + len - p)) {
+		if (*p == '\n')
+			p++;
+		if (!strncmp(p, "VERSION", 7)) {
+			const char *q = p + 7;
+
+			while (*q == ' ' || *q == '\t')
+				q++;
+			if (*q == '=') {
+				r = true;
+				break;
+			}
+		}
+	}
+	free(buf);
+	return r;
+}
+
+const char *ktree_problem(const char *dir)
+{
+	static const char why[] = "not a kernel tree (no top Makefile with "
+		"VERSION, Kconfig, fs/, include/linux/fs.h)";
+	char *mk, *kc, *fs, *fsh;
+	bool ok;
+
+	if (!is_dir(dir))
+		return "no such directory";
+	mk = path_join(dir, "Makefile");
+	kc = path_join(dir, "Kconfig");
+	fs = path_join(dir, "fs");
+	fsh = path_join(dir, "include/linux/fs.h");
+	ok = is_file(kc) && is_dir(fs) && is_file(fsh) &&
+		makefile_has_version(mk);
+	free(mk);
+	free(kc);
+	free(fs);
+	free(fsh);
+	return ok ? NULL : why;
+}
+
+bool is_ktree(const char *dir)
+{
+	return !ktree_problem(dir);
+}
+
+char *ktree_root(const char *realdir)
+{
+	char *d = xstrdup(realdir);
+
+	for (;;) {
+		char *slash;
+
+		if (is_ktree(d))
+			return d;
+		slash = strrchr(d, '/');
+		if (!slash || slash == d)
+			break;
+		*slash = '\0';
+	}
+	free(d);
+	return NULL;
+}
+
+char *ktree_resolve(const char *ktree, const char *dir, struct ktree_dir *kd)
+{
+	char root[PATH_MAX], real[PATH_MAX], *p;
+	const char *why;
+	size_t n;
+
+	memset(kd, 0, sizeof(*kd));
+	why = ktree_problem(ktree);
+	if (why)
+		return xasprintf("KTREE=%s: %s%s", ktree, why,
+				 is_dir(ktree) ? "" :
+				 " (make deps, or KTREE=<kernel tree>)");
+	if (!realpath(ktree, root))
+		return xasprintf("KTREE=%s: %s", ktree, strerror(errno));
+	if (dir[0] == '/')
+		return xasprintf("DIR=%s: must be relative to KTREE", dir);
+	p = path_join(root, dir);
+	if (!is_dir(p)) {
+		free(p);
+		return xasprintf("DIR=%s: no such directory in %s", dir,
+				 root);
+	}
+	if (!realpath(p, real)) {
+		char *msg = xasprintf("DIR=%s: %s", dir, strerror(errno));
+
+		free(p);
+		return msg;
+	}
+	free(p);
+	n = strlen(root);
+	if (strncmp(real, root, n) || (real[n] && real[n] != '/'))
+		return xasprintf("DIR=%s: outside KTREE (%s)", dir, real);
+	kd->root = xstrdup(root);
+	kd->dir = xstrdup(real[n] ? real + n + 1 : ".");
+	return NULL;
+}
+
+void ktree_dir_free(struct ktree_dir *kd)
+{
+	free(kd->root);
+	free(kd->dir);
+	memset(kd, 0, sizeof(*kd));
+}
+
+int cmd_ktree(int argc, char **argv)
+{
+	struct ktree_dir kd;
+	char *why;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: %s ktree KTREE DIR\n", PROG);
+		return EXIT_BADINPUT;
+	}
+	why = ktree_resolve(argv[1], argv[2], &kd);
+	if (why) {
+		af_warn(NULL, "%s", why);
+		free(why);
+		return EXIT_BADINPUT;
+	}
+	printf("%s\t%s\n", kd.root, kd.dir);
+	ktree_dir_free(&kd);
+	return 0;
+}
