@@ -142,13 +142,8 @@ parse_errors()
 # in another: then each unit runs with its own.
 mapfile -t allfiles < <(awk -F'\t' '$1 == "file" { print $3 }' "$out/plan.spatch")
 kall=$(awk -F'\t' '$1 == "kthread" { print $3 }' "$out/plan" | sort -u | paste -sd, -)
-collide=$(cd "$out/b" && "$AF" scan "${allfiles[@]}" |
-	awk -v plan="$out/plan.spatch" '
-	BEGIN { while ((getline l < plan) > 0) { split(l, f, "\t")
-			if (f[1] == "kthread") { kt[f[2], f[3]] = 1; any[f[3]] = 1 }
-			if (f[1] == "file") unit[f[3]] = f[2] } }
-	{ file = $1; sub(/:[0-9]+:[0-9]+:$/, "", file); fn = $4
-	  if ((fn in any) && !((unit[file], fn) in kt)) { print fn; exit } }')
+(cd "$out/b" && "$AF" scan "${allfiles[@]}") >"$out/scan-before"
+collide=$("$AF" runs "$out/plan.spatch" "$out/scan-before")
 
 # rule_pass MODE: the removal rules over every unit's files, all units
 # in one run, or one run per unit when a thread name collides.
@@ -197,23 +192,14 @@ if [ -s "$out/bad-regions" ]; then
 fi
 
 # FS_AUTOFREEZE: on an eligible unit's freeze-capable types, once
-# nothing is left in kthread context.  Left means: a use scan still sees
-# in kthread context, or in one of the unit's thread functions.
-for u in $units; do
-	types=$(plan_field fstype "$u" | paste -sd, -)
-	[ -n "$types" ] || continue
-	mapfile -t files < <(plan_field file "$u")
-	kfns=$(plan_field kthread "$u" | paste -sd' ' -)
-	left=$(cd "$out/b" && "$AF" scan "${files[@]}" |
-		awk -v k=" $kfns " '$3 == "kthread" || index(k, " " $4 " ") {
-			sub(/:$/, "", $1); print $1 " " $2 }' | head -n 3 | paste -sd';' -)
-	if [ -n "$left" ]; then
-		printf 'noflag\t%s\tkthread freezer uses left: %s\n' "$u" "$left" >>"$out/flags"
-		continue
-	fi
+# nothing is left in kthread context: the helper decides ("flags"), the
+# fs_autofreeze rule writes.
+(cd "$out/b" && "$AF" scan "${allfiles[@]}") >"$out/scan-after"
+"$AF" flags "$out/plan.spatch" "$out/scan-after" >"$out/flags"
+while IFS=$'\t' read -r verdict u types; do
+	[ "$verdict" = flag ] || continue
 	mapfile -t tfiles < <(awk -F'\t' -v u="$u" '$1 == "fstype" && $2 == u { print $4 }' "$out/plan.spatch" | sort -u)
 	run_rule patch fs_autofreeze "$out/log-flag-${u//\//-}" -D "fs_types=$types" ::: "${tfiles[@]}"
-	printf 'flag\t%s\t%s\n' "$u" "$types" >>"$out/flags"
-done
+done <"$out/flags"
 
 unrename

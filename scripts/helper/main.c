@@ -109,6 +109,28 @@
  *	"autofreeze: KTREE=...: ..." or "autofreeze: DIR=...: ...", and
  *	exit 2.
  *
+ * The decisions taken after the plan (verdict.c) read the drivers'
+ * files: PLAN is "autofreeze plan" output, SCAN "autofreeze scan" output
+ * on the files the plan names (as the plan names them).
+ *
+ * autofreeze runs PLAN SCAN
+ *	Whether the units' thread functions can go to the rules in one
+ *	run: prints the first function that is a thread in one unit and
+ *	has freezer uses outside a thread in another (then each unit runs
+ *	with its own), or nothing.
+ *
+ * autofreeze flags PLAN SCAN
+ *	SCAN taken after the removal rules ran: for each unit with fstype
+ *	lines, "flag<TAB>UNIT<TAB>TYPE,..." when no use is left in kernel
+ *	thread context in its files, else "noflag<TAB>UNIT<TAB>kthread
+ *	freezer uses left: FILE:LINE:COL API;..." (the first three).
+ *
+ * autofreeze report [-f text|json] PLAN FLAGS UNPARSED RULES SCAN
+ *	The report: every use of SCAN (scan of KTREE's DIR) converted,
+ *	kept or manual with the reason, unit by unit with its decision.
+ *	FLAGS is the flags output, UNPARSED the "FILE:LINE: API" uses in
+ *	code spatch could not parse, RULES the rules' report-mode lines.
+ *
  * autofreeze apis
  *	The freezer API names, one per line, in the table's order (for
  *	"grep -wE" and for the rules' tests).
@@ -124,6 +146,7 @@
 #include "ktree.h"
 #include "scan.h"
 #include "util.h"
+#include "verdict.h"
 
 static int cmd_apis(int argc, char **argv)
 {
@@ -149,9 +172,13 @@ static void usage(FILE *f)
 		"::: FILE...\n"
 		"       %s python\n"
 		"       %s ktree KTREE DIR\n"
+		"       %s runs PLAN SCAN\n"
+		"       %s flags PLAN SCAN\n"
+		"       %s report [-f text|json] PLAN FLAGS UNPARSED RULES "
+		"SCAN\n"
 		"       %s apis\n"
 		"(see the comment at the top of scripts/helper/main.c)\n",
-		PROG, PROG, PROG, PROG, PROG, PROG, PROG);
+		PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG);
 }
 
 int main(int argc, char **argv)
@@ -166,6 +193,9 @@ int main(int argc, char **argv)
 		{ "spatch", cmd_spatch },
 		{ "python", cmd_python },
 		{ "ktree", cmd_ktree },
+		{ "runs", cmd_runs },
+		{ "flags", cmd_flags },
+		{ "report", cmd_report },
 		{ "apis", cmd_apis },
 	};
 	size_t i;

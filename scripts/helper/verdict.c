@@ -1,0 +1,759 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * verdict.c - the decisions taken once the plan is made and the rules
+ * have run, each in one function:
+ *
+ *   thread_name_collision()  whether the units' thread functions can go
+ *			      to the rules in one run ("autofreeze runs");
+ *   unit_flag_verdict()      whether a unit's file_system_types get the
+ *			      opt-in flag, now that the removal rules have
+ *			      run ("autofreeze flags");
+ *   use_verdict()	      converted, kept or manual, and why, for every
+ *			      freezer use ("autofreeze report");
+ *   rule_message_verdict()   what a line of the rules' report mode says.
+ *
+ * They read the files the drivers keep: the plan ("autofreeze plan"),
+ * "autofreeze scan" output, the rules' report-mode messages, and the
+ * drivers' flag and unparsed lists.  Every list is a sorted array,
+ * searched by bsearch.
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+#include "verdict.h"
+
+/* The plan, as "autofreeze plan" writes it. */
+struct plan_unit {
+	char *name, *status, *reason;
+	bool converted;			/* it has file lines */
+	strvec files, kthreads, fstypes, fstype_files;
+	char *flag;			/* report's flag line, or NULL */
+	strvec uses;			/* report's use lines */
+	strvec json_uses;
+};
+
+struct plan {
+	VEC(struct plan_unit) units;
+};
+
+/* One "FILE:LINE:COL..." line: where it points, and what follows. */
+struct located {
+	char *file;
+	long line;
+	char *col;		/* "COL" or "FIRST-LAST" */
+	char *rest;		/* after ": " */
+	size_t order;
+};
+
+/* A use, as "autofreeze scan" prints it: FILE:LINE:COL: API CONTEXT FN */
+struct scanned_use {
+	struct located at;
+	char *api, *ctx, *fn;
+};
+
+static char *slurp_lines(const char *path, strvec *lines)
+{
+	char *buf = NULL, *p, *nl;
+	size_t len, cap = 0;
+
+	if (read_file(path, &buf, &len, &cap, NULL, NULL))
+		af_die(EXIT_RUNTIME, path, "%s", strerror(errno));
+	for (p = buf; p < buf + len; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(buf + len - p));
+		if (!nl)
+			nl = buf + len;
+		*nl = '\0';
+		vec_push(lines, p);
+	}
+	return buf;
+}
+
+static size_t split_tabs(char *s, char **f, size_t max)
+{
+	size_t n = 0;
+
+	while (n < max) {
+		f[n++] = s;
+		s = strchr(s, '\t');
+		if (!s)
+			break;
+		*s++ = '\0';
+	}
+	return n;
+}
+
+/*
+ * Parse "FILE:LINE:COL: REST" (COL may be "A-B", or absent with
+ * WITH_COL false: "FILE:LINE: REST"): the first ":LINE:" that is all
+ * digits ends FILE, so a FILE may hold spaces or colons.
+ */
+static bool parse_located(const char *s, bool with_col, struct located *at)
+{
+	const char *p;
+
+	for (p = strchr(s, ':'); p; p = strchr(p + 1, ':')) {
+		const char *q = p + 1, *c = NULL, *e;
+
+		while (isdigit((unsigned char)*q))
+			q++;
+		if (q == p + 1 || *q != ':')
+			continue;
+		e = q;			/* the ':' after LINE */
+		if (with_col) {
+			c = q + 1;
+			e = c;
+			while (isdigit((unsigned char)*e) || *e == '-')
+				e++;
+			if (e == c || *e != ':')
+				continue;
+		}
+		if (e[1] != ' ')
+			continue;
+		at->file = xstrndup(s, (size_t)(p - s));
+		at->line = strtol(p + 1, NULL, 10);
+		at->col = with_col ? xstrndup(c, (size_t)(e - c)) : xstrdup("");
+		at->rest = xstrdup(e + 2);
+		return true;
+	}
+	return false;
+}
+
+static void located_free(struct located *at)
+{
+	free(at->file);
+	free(at->col);
+	free(at->rest);
+}
+
+static int cmp_located(const void *a, const void *b)
+{
+	const struct located *x = a, *y = b;
+	int c = strcmp(x->file, y->file);
+
+	if (c)
+		return c;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* Compare by place only: FILE and LINE. */
+static int cmp_place(const void *a, const void *b)
+{
+	const struct located *x = a, *y = b;
+	int c = strcmp(x->file, y->file);
+
+	if (c)
+		return c;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+typedef VEC(struct located) locvec;
+
+/* Every line of PATH that is a FILE:LINE: place; sorted by place. */
+static void read_located(const char *path, bool with_col, locvec *out)
+{
+	strvec lines = { 0 };
+	char *buf = slurp_lines(path, &lines);
+	size_t i;
+
+	for (i = 0; i < lines.n; i++) {
+		struct located at;
+
+		if (!parse_located(lines.v[i], with_col, &at))
+			continue;
+		at.order = out->n;
+		vec_push(out, at);
+	}
+	xqsort(out->v, out->n, sizeof(*out->v), cmp_located);
+	vec_free(&lines);
+	free(buf);
+}
+
+static void locvec_free(locvec *v)
+{
+	size_t i;
+
+	for (i = 0; i < v->n; i++)
+		located_free(&v->v[i]);
+	vec_free(v);
+}
+
+/* The first entry of V at FILE:LINE, and how many there are. */
+static struct located *find_place(const locvec *v, const char *file,
+				  long line, size_t *n)
+{
+	struct located key = { .file = (char *)file, .line = line };
+	struct located *hit = xbsearch(&key, v->v, v->n, sizeof(*v->v),
+				       cmp_place);
+
+	*n = 0;
+	if (!hit)
+		return NULL;
+	while (hit > v->v && !cmp_place(hit - 1, &key))
+		hit--;
+	while (hit + *n < v->v + v->n && !cmp_place(hit + *n, &key))
+		(*n)++;
+	return hit;
+}
+
+static struct plan_unit *plan_find(struct plan *p, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < p->units.n; i++)
+		if (!strcmp(p->units.v[i].name, name))
+			return &p->units.v[i];
+	return NULL;
+}
+
+static void plan_read(const char *path, struct plan *p)
+{
+	strvec lines = { 0 };
+	char *buf = slurp_lines(path, &lines);
+	size_t i;
+
+	memset(p, 0, sizeof(*p));
+	for (i = 0; i < lines.n; i++) {
+		char *f[5];
+		size_t n = split_tabs(lines.v[i], f, 5);
+		struct plan_unit *u;
+
+		if (n < 3)
+			continue;
+		u = plan_find(p, f[1]);
+		if (!strcmp(f[0], "unit")) {
+			struct plan_unit nu = { 0 };
+
+			if (u)
+				continue;
+			nu.name = xstrdup(f[1]);
+			nu.status = xstrdup(f[2]);
+			nu.reason = xstrdup(n > 3 ? f[3] : "");
+			vec_push(&p->units, nu);
+			continue;
+		}
+		if (!u)
+			af_die(EXIT_BADINPUT, path, "%s line before its unit "
+			       "line: %s", f[0], f[1]);
+		if (!strcmp(f[0], "file")) {
+			u->converted = true;
+			vec_push(&u->files, xstrdup(f[2]));
+		} else if (!strcmp(f[0], "kthread")) {
+			vec_push(&u->kthreads, xstrdup(f[2]));
+		} else if (!strcmp(f[0], "fstype") && n > 3) {
+			vec_push(&u->fstypes, xstrdup(f[2]));
+			vec_push(&u->fstype_files, xstrdup(f[3]));
+		}
+	}
+	vec_free(&lines);
+	free(buf);
+}
+
+static void strvec_free(strvec *v)
+{
+	size_t i;
+
+	for (i = 0; i < v->n; i++)
+		free(v->v[i]);
+	vec_free(v);
+}
+
+static void plan_free(struct plan *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->units.n; i++) {
+		struct plan_unit *u = &p->units.v[i];
+
+		free(u->name);
+		free(u->status);
+		free(u->reason);
+		free(u->flag);
+		strvec_free(&u->files);
+		strvec_free(&u->kthreads);
+		strvec_free(&u->fstypes);
+		strvec_free(&u->fstype_files);
+		strvec_free(&u->uses);
+		strvec_free(&u->json_uses);
+	}
+	vec_free(&p->units);
+}
+
+static bool strvec_has(const strvec *v, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < v->n; i++)
+		if (!strcmp(v->v[i], s))
+			return true;
+	return false;
+}
+
+/* The unit a file of the plan belongs to, by its file line. */
+static struct plan_unit *unit_of_file(struct plan *p, const char *file)
+{
+	size_t i;
+
+	for (i = 0; i < p->units.n; i++)
+		if (strvec_has(&p->units.v[i].files, file))
+			return &p->units.v[i];
+	return NULL;
+}
+
+/*
+ * The unit of PATH for the report: the longest unit of the plan that is
+ * a prefix of it; "fs" when none is.
+ */
+static const char *unit_of_path(const struct plan *p, const char *path)
+{
+	const char *best = NULL;
+	size_t i, bestlen = 0;
+
+	for (i = 0; i < p->units.n; i++) {
+		const char *u = p->units.v[i].name;
+		size_t len = strlen(u);
+
+		if (len > bestlen && !strncmp(path, u, len) &&
+		    path[len] == '/') {
+			best = u;
+			bestlen = len;
+		}
+	}
+	return best ? best : "fs";
+}
+
+typedef VEC(struct scanned_use) usevec;
+
+static void read_scan(const char *path, usevec *out)
+{
+	locvec at = { 0 };
+	size_t i;
+
+	read_located(path, true, &at);
+	/* back to scan's own order: by file, line, column */
+	for (i = 0; i < at.n; i++) {
+		struct scanned_use u = { .at = at.v[i] };
+		char *s = u.at.rest, *sp;
+
+		u.api = s;
+		sp = strchr(s, ' ');
+		if (!sp)
+			af_die(EXIT_BADINPUT, path, "not scan output: %s", s);
+		*sp = '\0';
+		u.ctx = sp + 1;
+		sp = strchr(u.ctx, ' ');
+		if (!sp)
+			af_die(EXIT_BADINPUT, path, "not scan output: %s", s);
+		*sp = '\0';
+		u.fn = sp + 1;
+		vec_push(out, u);
+	}
+	vec_free(&at);
+}
+
+static int cmp_use_order(const void *a, const void *b)
+{
+	const struct scanned_use *x = a, *y = b;
+
+	return x->at.order < y->at.order ? -1 : x->at.order > y->at.order;
+}
+
+static void usevec_free(usevec *v)
+{
+	size_t i;
+
+	for (i = 0; i < v->n; i++)
+		located_free(&v->v[i].at);
+	vec_free(v);
+}
+
+/*
+ * Whether a thread function of one unit has freezer uses, outside a
+ * thread, in another unit: then each unit must go to the rules with its
+ * own thread functions.  The first such name, or NULL.
+ */
+static const char *thread_name_collision(struct plan *p, const usevec *uses)
+{
+	size_t i, k;
+
+	for (i = 0; i < uses->n; i++) {
+		const struct scanned_use *u = &uses->v[i];
+		const struct plan_unit *own = unit_of_file(p, u->at.file);
+		bool thread_somewhere = false;
+
+		for (k = 0; k < p->units.n && !thread_somewhere; k++)
+			thread_somewhere = strvec_has(&p->units.v[k].kthreads,
+						      u->fn);
+		if (thread_somewhere &&
+		    !(own && strvec_has(&own->kthreads, u->fn)))
+			return u->fn;
+	}
+	return NULL;
+}
+
+/*
+ * Whether unit U's types get the flag: only when no use is left in
+ * kernel-thread context (scan says kthread, or it is in one of the
+ * unit's thread functions) in its converted files.  Prints the flag or
+ * noflag line.
+ */
+static void unit_flag_verdict(const struct plan_unit *u, const usevec *uses,
+			      FILE *out)
+{
+	size_t i, left = 0;
+
+	for (i = 0; i < uses->n && left < 3; i++) {
+		const struct scanned_use *s = &uses->v[i];
+
+		if (!strvec_has(&u->files, s->at.file))
+			continue;
+		if (strcmp(s->ctx, "kthread") && !strvec_has(&u->kthreads, s->fn))
+			continue;
+		if (!left++)
+			fprintf(out, "noflag\t%s\tkthread freezer uses left: ",
+				u->name);
+		else
+			putc(';', out);
+		fprintf(out, "%s:%ld:%s %s", s->at.file, s->at.line,
+			s->at.col, s->api);
+	}
+	if (left) {
+		putc('\n', out);
+		return;
+	}
+	fprintf(out, "flag\t%s\t", u->name);
+	for (i = 0; i < u->fstypes.n; i++)
+		fprintf(out, "%s%s", i ? "," : "", u->fstypes.v[i]);
+	putc('\n', out);
+}
+
+/*
+ * What one line of the rules' report mode says of a use: sets STATUS
+ * and returns the reason (malloc'ed), or NULL when the line is none of
+ * the rules' verdicts.
+ */
+static char *rule_message_verdict(const char *m, const char **status)
+{
+	static const char *const converted_tails[] = {
+		": convert, the VFS freezes the filesystem",
+		": drop the freezable flag",
+	};
+	static const char wq[] = "freezable workqueue or worker in ";
+	size_t i, n = strlen(m);
+
+	if (!strncmp(m, "manual: ", 8)) {
+		*status = "manual";
+		return xstrdup(m + 8);
+	}
+	if (!strncmp(m, "kept: ", 6)) {
+		*status = "kept";
+		return xstrdup(m + 6);
+	}
+	for (i = 0; i < ARRAY_SIZE(converted_tails); i++) {
+		size_t t = strlen(converted_tails[i]);
+		const char *s = m, *sp;
+		char *why;
+
+		if (n < t || strcmp(m + n - t, converted_tails[i]))
+			continue;
+		*status = "converted";
+		/* "API in kernel thread FN()" becomes "in kernel thread FN()" */
+		sp = strchr(m, ' ');
+		if (sp && sp > m && !strncmp(sp, " in ", 4) &&
+		    strspn(m, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_") ==
+		    (size_t)(sp - m))
+			s = sp + 1;
+		if (!strncmp(s, wq, strlen(wq)))
+			why = xasprintf("workqueue flag in %.*s",
+					(int)(m + n - t - (s + strlen(wq))),
+					s + strlen(wq));
+		else
+			why = xstrndup(s, (size_t)(m + n - t - s));
+		return why;
+	}
+	return NULL;
+}
+
+struct verdict_inputs {
+	struct plan plan;
+	locvec rules;		/* FILE:LINE:COLS: message */
+	locvec unparsed;	/* FILE:LINE: API */
+	usevec uses;
+};
+
+/*
+ * The verdict on one use: STATUS (converted, kept, manual) and the
+ * reason, malloc'ed.
+ */
+static char *use_verdict(struct verdict_inputs *in,
+			 const struct scanned_use *s, const char **status)
+{
+	struct plan_unit *u = plan_find(&in->plan,
+					 unit_of_path(&in->plan, s->at.file));
+	struct located *msgs;
+	const char *m = NULL;
+	size_t n, i;
+	char *why;
+
+	if (!u || !u->converted) {
+		*status = "kept";
+		if (u)
+			return xasprintf("unit not converted: %s", u->reason);
+		return xstrdup("outside the units converted");
+	}
+	find_place(&in->unparsed, s->at.file, s->at.line, &n);
+	if (n) {
+		*status = "manual";
+		return xstrdup("spatch cannot parse the code around it; the "
+			       "rules never saw it");
+	}
+	/* the rules' message on this line about this API, else the first */
+	msgs = find_place(&in->rules, s->at.file, s->at.line, &n);
+	for (i = 0; i < n; i++) {
+		if (strstr(msgs[i].rest, s->api) ||
+		    !strncmp(msgs[i].rest, "freezable workqueue", 19)) {
+			m = msgs[i].rest;
+			break;
+		}
+	}
+	if (!m && n)
+		m = msgs[0].rest;
+	if (m) {
+		why = rule_message_verdict(m, status);
+		if (why)
+			return why;
+	}
+	if (!strcmp(s->ctx, "macro")) {
+		*status = "kept";
+		return xasprintf("%s in a macro definition", s->api);
+	}
+	if (!strcmp(s->ctx, "unknown")) {
+		*status = "kept";
+		return xasprintf("%s outside a function", s->api);
+	}
+	if (!strcmp(s->ctx, "kthread")) {
+		*status = "manual";
+		return xasprintf("%s in kernel thread %s(): no rule converts "
+				 "this form", s->api, s->fn);
+	}
+	*status = "kept";
+	return xasprintf("%s in %s(): not a kernel thread", s->api, s->fn);
+}
+
+/* flags: "flag UNIT TYPES" or "noflag UNIT REASON" lines, as convert.sh
+ * writes them; the report shows them. */
+static void read_flags(const char *path, struct plan *p)
+{
+	strvec lines = { 0 };
+	char *buf = slurp_lines(path, &lines);
+	size_t i;
+
+	for (i = 0; i < lines.n; i++) {
+		char *f[3];
+		struct plan_unit *u;
+
+		if (split_tabs(lines.v[i], f, 3) < 3)
+			continue;
+		u = plan_find(p, f[1]);
+		if (!u)
+			continue;
+		free(u->flag);
+		u->flag = xasprintf("%s%s", strcmp(f[0], "flag") ?
+				    "no FS_AUTOFREEZE: " : "FS_AUTOFREEZE: ",
+				    f[2]);
+	}
+	vec_free(&lines);
+	free(buf);
+}
+
+static char *json_of(const char *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		af_die(EXIT_RUNTIME, NULL, "open_memstream: %s",
+		       strerror(errno));
+	json_str(f, s);
+	fclose(f);
+	return buf;
+}
+
+static void print_report(struct verdict_inputs *in, bool json)
+{
+	struct plan *p = &in->plan;
+	size_t i, k, count[3] = { 0 };
+	static const char *const names[] = { "converted", "kept", "manual" };
+
+	for (i = 0; i < in->uses.n; i++) {
+		const struct scanned_use *s = &in->uses.v[i];
+		const char *status = "kept";
+		char *why = use_verdict(in, s, &status), *j[6];
+		struct plan_unit *u = plan_find(p, unit_of_path(p, s->at.file));
+
+		for (k = 0; k < 3; k++)
+			if (!strcmp(status, names[k]))
+				count[k]++;
+		if (!u) {
+			free(why);
+			continue;
+		}
+		vec_push(&u->uses, xasprintf("%s:%ld:%s: %s: %s: %s",
+					     s->at.file, s->at.line,
+					     s->at.col, s->api, status, why));
+		j[0] = json_of(s->at.file);
+		j[1] = json_of(s->api);
+		j[2] = json_of(s->ctx);
+		j[3] = strcmp(s->fn, "-") ? json_of(s->fn) : xstrdup("null");
+		j[4] = json_of(status);
+		j[5] = json_of(why);
+		vec_push(&u->json_uses,
+			 xasprintf("{\"file\":%s,\"line\":%ld,\"col\":%s,"
+				   "\"api\":%s,\"context\":%s,\"function\":%s,"
+				   "\"status\":%s,\"reason\":%s}", j[0],
+				   s->at.line, s->at.col, j[1], j[2], j[3],
+				   j[4], j[5]));
+		for (k = 0; k < 6; k++)
+			free(j[k]);
+		free(why);
+	}
+	if (json) {
+		fputs("{\"units\":[", stdout);
+		for (i = 0; i < p->units.n; i++) {
+			struct plan_unit *u = &p->units.v[i];
+
+			printf("%s{\"unit\":", i ? "," : "");
+			json_str(stdout, u->name);
+			fputs(",\"status\":", stdout);
+			json_str(stdout, u->status);
+			fputs(",\"reason\":", stdout);
+			json_str(stdout, u->reason);
+			printf(",\"converted\":%s,\"fs_autofreeze\":",
+			       u->converted ? "true" : "false");
+			if (u->flag)
+				json_str(stdout, u->flag);
+			else
+				fputs("null", stdout);
+			fputs(",\"uses\":[", stdout);
+			for (k = 0; k < u->json_uses.n; k++)
+				printf("%s%s", k ? "," : "", u->json_uses.v[k]);
+			fputs("]}", stdout);
+		}
+		printf("],\"totals\":{\"converted\":%zu,\"kept\":%zu,"
+		       "\"manual\":%zu}}\n", count[0], count[1], count[2]);
+		return;
+	}
+	for (i = 0; i < p->units.n; i++) {
+		struct plan_unit *u = &p->units.v[i];
+
+		if (!u->uses.n && !u->flag && strcmp(u->status, "eligible"))
+			continue;
+		printf("%s: %s\n", u->name, u->reason);
+		if (u->flag)
+			printf("\t%s\n", u->flag);
+		for (k = 0; k < u->uses.n; k++)
+			printf("\t%s\n", u->uses.v[k]);
+	}
+	printf("%zu converted, %zu kept, %zu manual\n", count[0], count[1],
+	       count[2]);
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct verdict_inputs in = { 0 };
+	bool json = false;
+	int opt;
+
+	optind = 1;
+	while ((opt = getopt(argc, argv, "+f:h")) != -1) {
+		switch (opt) {
+		case 'f':
+			if (!strcmp(optarg, "json"))
+				json = true;
+			else if (strcmp(optarg, "text"))
+				af_die(EXIT_BADINPUT, NULL, "report: unknown "
+				       "format '%s' (text or json)", optarg);
+			break;
+		case 'h':
+			printf("usage: %s report [-f text|json] PLAN FLAGS "
+			       "UNPARSED RULES SCAN\n", PROG);
+			return 0;
+		default:
+			goto usage;
+		}
+	}
+	if (argc - optind != 5)
+		goto usage;
+	plan_read(argv[optind], &in.plan);
+	read_flags(argv[optind + 1], &in.plan);
+	read_located(argv[optind + 2], false, &in.unparsed);
+	read_located(argv[optind + 3], true, &in.rules);
+	read_scan(argv[optind + 4], &in.uses);
+	xqsort(in.uses.v, in.uses.n, sizeof(*in.uses.v), cmp_use_order);
+	print_report(&in, json);
+	plan_free(&in.plan);
+	locvec_free(&in.unparsed);
+	locvec_free(&in.rules);
+	usevec_free(&in.uses);
+	return 0;
+usage:
+	fprintf(stderr, "usage: %s report [-f text|json] PLAN FLAGS UNPARSED "
+		"RULES SCAN\n", PROG);
+	return EXIT_BADINPUT;
+}
+
+/* runs PLAN SCAN / flags PLAN SCAN: read both, in scan order */
+static int read_plan_and_scan(int argc, char **argv, const char *cmd,
+			      struct plan *p, usevec *uses)
+{
+	if (argc != 3) {
+		fprintf(stderr, "usage: %s %s PLAN SCAN\n", PROG, cmd);
+		return EXIT_BADINPUT;
+	}
+	plan_read(argv[1], p);
+	memset(uses, 0, sizeof(*uses));
+	read_scan(argv[2], uses);
+	xqsort(uses->v, uses->n, sizeof(*uses->v), cmp_use_order);
+	return 0;
+}
+
+int cmd_runs(int argc, char **argv)
+{
+	struct plan p;
+	usevec uses;
+	const char *name;
+	int rc = read_plan_and_scan(argc, argv, "runs", &p, &uses);
+
+	if (rc)
+		return rc;
+	name = thread_name_collision(&p, &uses);
+	if (name)
+		puts(name);
+	plan_free(&p);
+	usevec_free(&uses);
+	return 0;
+}
+
+int cmd_flags(int argc, char **argv)
+{
+	struct plan p;
+	usevec uses;
+	size_t i;
+	int rc = read_plan_and_scan(argc, argv, "flags", &p, &uses);
+
+	if (rc)
+		return rc;
+	for (i = 0; i < p.units.n; i++)
+		if (p.units.v[i].fstypes.n)
+			unit_flag_verdict(&p.units.v[i], &uses, stdout);
+	plan_free(&p);
+	usevec_free(&uses);
+	return 0;
+}
