@@ -45,7 +45,6 @@ force=
 units=$(awk -F'\t' '$1 == "file" { print $2 }' "$out/plan" | uniq)
 mkdir -p "$out/a" "$out/b"
 : >"$out/flags"
-: >"$out/bad-regions"
 : >"$out/unparsed"
 : >"$out/rules"
 [ -n "$units" ] || exit 0
@@ -75,7 +74,7 @@ unrename()
 	local from to f
 	while IFS=$'\t' read -r from to; do
 		mv "$out/b/$to" "$out/b/$from"
-		for f in flags; do
+		for f in flags unparsed; do
 			awk -v a="$to" -v b="$from" '{ while ((i = index($0, a)) > 0)
 				$0 = substr($0, 1, i - 1) b substr($0, i + length(a)); print }' \
 				"$out/$f" >"$out/$f.tmp" && mv "$out/$f.tmp" "$out/$f"
@@ -115,28 +114,6 @@ run_rule()
 	[ "$mode" = patch ] || cat "$log"/*.out >>"$out/rules"
 }
 
-# parse_errors LOG...: "FILE<tab>FIRST<tab>LAST" for each region spatch
-# could not parse.  After 'parse error = File "F", line L', spatch lists
-# the region's lines ("bad:"), the one at L marked "BAD:".
-parse_errors()
-{
-	awk -F'\t' 'FILENAME == ARGV[1] { if ($1 == "file") cand[$3] = 1; next }
-	FILENAME == ARGV[2] { name[$2] = $1; next }
-	function flush() {
-		# only our files: spatch also reparses its own output
-		if (at && i && (f in cand)) { if (before < 0) before = 0
-			if (f in name) f = name[f]
-			print f "\t" at - before "\t" at - before + i - 1 }
-		at = 0
-	}
-	/^ = File "/ { flush(); f = $0; sub(/^ = File "/, "", f); sub(/", line .*/, "", f)
-		l = $0; sub(/.*", line /, "", l); sub(/,.*/, "", l)
-		at = l + 0; i = 0; before = -1; next }
-	at && /^(bad|BAD):/ { if (/^BAD:/ && before < 0) before = i; i++; next }
-	at && i { flush() }
-	END { flush() }' "$out/plan.spatch" "$out/renames" "$@"
-}
-
 # The thread functions of all units go to one spatch run, unless a name
 # that is a thread in one unit is an ordinary function with freezer uses
 # in another: then each unit runs with its own.
@@ -174,22 +151,10 @@ progress "$(echo "$units" | wc -w) units, ${#allfiles[@]} files"
 [ -z "$collide" ] || progress "$collide is a thread in one unit only: one run per unit"
 rule_pass patch
 [ -z "${REPORT:-}" ] || rule_pass report
-parse_errors "$out"/log-patch-kthread*/*.err >"$out/bad-regions"
-
 # Freezer uses inside code spatch could not parse: the rules never saw
 # them.  Listed in "unparsed" as FILE:LINE: API; apply refuses.
-if [ -s "$out/bad-regions" ]; then
-	mapfile -t badfiles < <(cut -f1 "$out/bad-regions" | sort -u)
-	(cd "$out/a" && "$AF" scan "${badfiles[@]}") |
-	awk -F'\t' 'FILENAME == ARGV[1] { n++; f[n] = $1; a[n] = $2; b[n] = $3; next }
-	{ # FILE:LINE:COL: API CONTEXT FUNCTION; FILE may hold spaces
-	  m = match($0, /:[0-9]+:[0-9]+: /); file = substr($0, 1, m - 1)
-	  rest = substr($0, m + 1); split(rest, q, ":"); line = q[1] + 0
-	  api = substr(rest, RLENGTH); sub(/ .*/, "", api)
-	  for (i = 1; i <= n; i++)
-		if (file == f[i] && line >= a[i] && line <= b[i]) {
-			print file ":" line ": " api; break } }' "$out/bad-regions" - >"$out/unparsed"
-fi
+"$AF" unparsed "$out/plan.spatch" "$out/scan-before" \
+	"$out"/log-patch-kthread*/*.err >"$out/unparsed"
 
 # FS_AUTOFREEZE: on an eligible unit's freeze-capable types, once
 # nothing is left in kthread context: the helper decides ("flags"), the

@@ -131,6 +131,11 @@
  *	FLAGS is the flags output, UNPARSED the "FILE:LINE: API" uses in
  *	code spatch could not parse, RULES the rules' report-mode lines.
  *
+ * autofreeze unparsed PLAN SCAN [LOG...]
+ *	The uses the rules never saw: LOG is spatch's --verbose-parsing
+ *	stderr; each use of SCAN inside a region it could not parse, in a
+ *	file of PLAN, as "FILE:LINE: API".
+ *
  * autofreeze apis
  *	The freezer API names, one per line, in the table's order (for
  *	"grep -wE" and for the rules' tests).
@@ -176,9 +181,11 @@ static void usage(FILE *f)
 		"       %s flags PLAN SCAN\n"
 		"       %s report [-f text|json] PLAN FLAGS UNPARSED RULES "
 		"SCAN\n"
+		"       %s unparsed PLAN SCAN [LOG...]\n"
 		"       %s apis\n"
 		"(see the comment at the top of scripts/helper/main.c)\n",
-		PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG);
+		PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG,
+		PROG);
 }
 
 int main(int argc, char **argv)
@@ -196,6 +203,7 @@ int main(int argc, char **argv)
 		{ "runs", cmd_runs },
 		{ "flags", cmd_flags },
 		{ "report", cmd_report },
+		{ "unparsed", cmd_unparsed },
 		{ "apis", cmd_apis },
 	};
 	size_t i;

@@ -10,7 +10,10 @@
  *			      run ("autofreeze flags");
  *   use_verdict()	      converted, kept or manual, and why, for every
  *			      freezer use ("autofreeze report");
- *   rule_message_verdict()   what a line of the rules' report mode says.
+ *   rule_message_verdict()   what a line of the rules' report mode says;
+ *   unparsed_regions()       which lines spatch could not parse, so that
+ *			      the rules never saw the uses there
+ *			      ("autofreeze unparsed").
  *
  * They read the files the drivers keep: the plan ("autofreeze plan"),
  * "autofreeze scan" output, the rules' report-mode messages, and the
@@ -753,6 +756,113 @@ int cmd_flags(int argc, char **argv)
 	for (i = 0; i < p.units.n; i++)
 		if (p.units.v[i].fstypes.n)
 			unit_flag_verdict(&p.units.v[i], &uses, stdout);
+	plan_free(&p);
+	usevec_free(&uses);
+	return 0;
+}
+
+struct region {
+	char *file;
+	long first, last;
+};
+
+typedef VEC(struct region) regionvec;
+
+/*
+ * The regions spatch could not parse, from its --verbose-parsing
+ * messages in LOG: after 'parse error ... = File "F", line L, ...' it
+ * lists the region's lines ("bad:"), the one at L marked "BAD:".  Only
+ * files of the plan count: spatch also reparses its own output.
+ */
+static void unparsed_regions(const char *log, const struct plan *p,
+			     regionvec *out)
+{
+	strvec lines = { 0 };
+	char *buf = slurp_lines(log, &lines), *file = NULL;
+	long at = 0, before = -1, n = 0;
+	size_t i, k;
+
+	for (i = 0; i <= lines.n; i++) {
+		const char *l = i < lines.n ? lines.v[i] : NULL;
+		bool bad = l && at && (!strncmp(l, "bad:", 4) ||
+				       !strncmp(l, "BAD:", 4));
+		bool file_line = l && !strncmp(l, " = File \"", 9);
+
+		if (bad) {
+			if (l[0] == 'B' && before < 0)
+				before = n;
+			n++;
+			continue;
+		}
+		if (!l || file_line || (at && n)) {
+			bool ours = false;
+
+			for (k = 0; file && k < p->units.n && !ours; k++)
+				ours = strvec_has(&p->units.v[k].files, file);
+			if (at && n && ours) {
+				struct region r = { .file = xstrdup(file) };
+
+				if (before < 0)
+					before = 0;
+				r.first = at - before;
+				r.last = r.first + n - 1;
+				vec_push(out, r);
+			}
+			at = 0;
+		}
+		if (file_line) {
+			const char *q = strstr(l, "\", line ");
+
+			free(file);
+			file = NULL;
+			if (!q)
+				continue;
+			file = xstrndup(l + 9, (size_t)(q - (l + 9)));
+			at = strtol(q + 8, NULL, 10);
+			n = 0;
+			before = -1;
+		}
+	}
+	free(file);
+	vec_free(&lines);
+	free(buf);
+}
+
+int cmd_unparsed(int argc, char **argv)
+{
+	regionvec regions = { 0 };
+	struct plan p;
+	usevec uses;
+	size_t i, k;
+	int rc;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: %s unparsed PLAN SCAN [LOG...]\n",
+			PROG);
+		return EXIT_BADINPUT;
+	}
+	rc = read_plan_and_scan(3, argv, "unparsed", &p, &uses);
+	if (rc)
+		return rc;
+	for (i = 3; i < (size_t)argc; i++)
+		unparsed_regions(argv[i], &p, &regions);
+	for (i = 0; i < uses.n; i++) {
+		const struct scanned_use *s = &uses.v[i];
+
+		for (k = 0; k < regions.n; k++) {
+			const struct region *r = &regions.v[k];
+
+			if (!strcmp(r->file, s->at.file) &&
+			    s->at.line >= r->first && s->at.line <= r->last) {
+				printf("%s:%ld: %s\n", s->at.file, s->at.line,
+				       s->api);
+				break;
+			}
+		}
+	}
+	for (i = 0; i < regions.n; i++)
+		free(regions.v[i].file);
+	vec_free(&regions);
 	plan_free(&p);
 	usevec_free(&uses);
 	return 0;

@@ -10,5 +10,6 @@
 int cmd_runs(int argc, char **argv);
 int cmd_flags(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_unparsed(int argc, char **argv);
 
 #endif
