@@ -124,18 +124,6 @@ STRIP='/^[[:space:]]*\.fs_flags[[:space:]]*=[[:space:]]*FS_AUTOFREEZE,?[[:space:
 s/[[:space:]]*\|[[:space:]]*FS_AUTOFREEZE\>//g
 s/\<FS_AUTOFREEZE[[:space:]]*\|[[:space:]]*//g'
 
-# tree_diff OLD NEW FILE...: the -p1 diff of FILEs from OLD to NEW
-tree_diff()
-{
-	local old=$1 new=$2 f
-	shift 2
-	for f in "$@"; do
-		cmp -s "$old/$f" "$new/$f" && continue
-		echo "diff -u -p a/$f b/$f"
-		diff -u -p --label "a/$f" --label "b/$f" "$old/$f" "$new/$f" || [ $? -eq 1 ]
-	done
-}
-
 status=0
 summary=()
 for t in "${trees[@]}"; do
@@ -222,8 +210,8 @@ for t in "${trees[@]}"; do
 	done
 	[ ${#files[@]} -eq 0 ] ||
 		(cd "$s" && find orig ours hand -type f -exec sed -i -E "$STRIP" {} +)
-	(cd "$s" && tree_diff orig ours "${files[@]}") >"$s/ours.cmp"
-	(cd "$s" && tree_diff orig hand "${files[@]}") >"$s/hand.cmp"
+	(cd "$s" && "$TOP/scripts/tree-diff.sh" orig ours "${files[@]}") >"$s/ours.cmp"
+	(cd "$s" && "$TOP/scripts/tree-diff.sh" orig hand "${files[@]}") >"$s/hand.cmp"
 
 	hunks=$(grep -c '^@@' "$s/ours.cmp" || true)
 	nfiles=$(grep -c '^diff ' "$s/ours.cmp" || true)

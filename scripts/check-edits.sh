@@ -11,11 +11,17 @@
 
 set -eu
 [ $# -eq 2 ] || { echo "usage: check-edits.sh DIFF REPORT" >&2; exit 2; }
+TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
+# The API names, from the helper's one list.
+names=$("$TOP/scripts/autofreeze" apis | paste -sd'|' -)
+[ -n "$names" ] || { echo "check-edits.sh: autofreeze apis printed no names" >&2; exit 2; }
 
-awk -v report="$2" '
+awk -v report="$2" -v names="$names" '
 BEGIN {
+	converted = ": (" names ") in kernel thread .*: convert"
+	named = "(^|[^A-Za-z0-9_])(" names ")([^A-Za-z0-9_]|$)"
 	while ((getline line < report) > 0) {
-		if (line ~ /: (set_freezable|try_to_freeze|freezing|TASK_FREEZABLE|kthread_freezable_should_stop|wait_event_freezable[a-z_]*|freezable_schedule[a-z_]*|__refrigerator) in kernel thread .*: convert/ ||
+		if (line ~ converted ||
 		    line ~ /: freezable workqueue or worker in .*: drop/) {
 			split(line, f, ":")
 			ok[f[1] ":" f[2]] = 1
@@ -26,7 +32,7 @@ BEGIN {
 /^\+\+\+ / { next }
 /^@@/ { split($2, r, ","); old = substr(r[1], 2) + 0; next }
 /^-/ {
-	if ($0 ~ /(set_freezable|try_to_freeze|freezing|FREEZABLE|freezable|__refrigerator)/ &&
+	if (($0 ~ named || $0 ~ /freezable|FREEZABLE/) &&
 	    $0 !~ /#include/ && $0 !~ /^-[ \t]*(\/\*|\*|\/\/)/ &&
 	    !((file ":" old) in ok)) {
 		print file ":" old ": edit outside kthread context: " substr($0, 2)

@@ -2,18 +2,25 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # tree-diff.sh: the -p1 unified diff from tree OLD to tree NEW, one file
-# after the other in path order, with a/ and b/ labels and no time
-# stamps, so the output is the same from run to run.
+# after the other in path order (or in the order of the FILEs given),
+# with a/ and b/ labels and no time stamps, so the output is the same
+# from run to run.  The one tree diff: make diff, the tests and make
+# bench all print theirs with it.
 #
-# usage: tree-diff.sh OLD NEW
+# usage: tree-diff.sh OLD NEW [FILE...]
 
 set -eu
-[ $# -eq 2 ] || { echo "usage: tree-diff.sh OLD NEW" >&2; exit 2; }
+[ $# -ge 2 ] || { echo "usage: tree-diff.sh OLD NEW [FILE...]" >&2; exit 2; }
 old=$1
 new=$2
+shift 2
 
-{ (cd "$old" && find . -type f); (cd "$new" && find . -type f); } |
-	sed 's|^\./||' | LC_ALL=C sort -u |
+if [ $# -eq 0 ]; then
+	{ (cd "$old" && find . -type f); (cd "$new" && find . -type f); } |
+		sed 's|^\./||' | LC_ALL=C sort -u
+else
+	printf '%s\n' "$@"
+fi |
 while IFS= read -r f; do
 	a=$old/$f
 	b=$new/$f
