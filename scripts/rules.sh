@@ -5,6 +5,8 @@
 # place, the way a user would run each rule by hand:
 #	spatch --sp-file cocci/<rule>.cocci --dir DIR --in-place -D patch
 # The FS_AUTOFREEZE rule runs only when fs_types is defined.
+# $SPATCH_PYTHON, when set, is handed to spatch as --python (the test
+# suite resolves it once with "autofreeze python").
 #
 # In report mode the file:line: messages come sorted, paths relative
 # to DIR.
@@ -42,6 +44,8 @@ dir=$1
 [ -d "$dir" ] || { echo "$prog: $dir: no such directory" >&2; exit 2; }
 command -v "$SPATCH" >/dev/null || { echo "$prog: $SPATCH not found (make deps)" >&2; exit 2; }
 
+py=()
+[ -z "${SPATCH_PYTHON:-}" ] || py=(--python "$SPATCH_PYTHON")
 rules=$RULES
 [ -z "$have_fs_types" ] || rules="$rules fs_autofreeze"
 
@@ -49,11 +53,11 @@ cd "$dir"
 for r in $rules; do
 	case $mode in
 	patch)
-		"$SPATCH" --very-quiet --no-includes --include-headers \
+		"$SPATCH" "${py[@]}" --very-quiet --no-includes --include-headers \
 			--sp-file "$TOP/cocci/$r.cocci" -D patch "${defs[@]}" \
 			--dir . --in-place >/dev/null ;;
 	report)
-		"$SPATCH" --very-quiet --no-includes --include-headers \
+		"$SPATCH" "${py[@]}" --very-quiet --no-includes --include-headers \
 			--no-show-diff --sp-file "$TOP/cocci/$r.cocci" \
 			-D report "${defs[@]}" --dir . ;;
 	*)	usage ;;
