@@ -58,10 +58,15 @@ struct sop {
 	unsigned int line;
 };
 
-struct file_info {
-	char *path;
+/* Which file it is, whatever the path: a key of the fileset's map. */
+struct file_id {
 	dev_t dev;
 	ino_t ino;
+};
+
+struct file_info {
+	char *path;
+	struct file_id id;
 	bool lexed;
 	bool again;			/* added twice (see fileset_add) */
 	int error;			/* errno of a failed read, or 0 */

@@ -19,83 +19,36 @@
 #include "lex.h"
 #include "tree.h"
 
-static unsigned long long file_key(dev_t dev, ino_t ino)
-{
-	return (unsigned long long)ino * 1000003ull ^ (unsigned long long)dev;
-}
-
-static size_t key_slot(unsigned long long key, size_t cap)
-{
-	return (size_t)(key * 0x9e3779b97f4a7c15ull >> 20) & (cap - 1);
-}
-
-/* Add KEY for file INDEX; if it was there, return its file's index. */
-static size_t seen_add(struct fileset *fs, unsigned long long key,
-		       size_t index)
-{
-	size_t j;
-
-	if (2 * (fs->seen.n + 1) > fs->seen.cap) {
-		unsigned long long *old = fs->seen.slot;
-		size_t *oldidx = fs->seen.index;
-		size_t oldcap = fs->seen.cap, i;
-
-		fs->seen.cap = oldcap ? 2 * oldcap : 1024;
-		fs->seen.slot = xcalloc(fs->seen.cap, sizeof(*old));
-		fs->seen.index = xcalloc(fs->seen.cap, sizeof(*oldidx));
-		for (i = 0; i < oldcap; i++) {
-			if (!old[i])
-				continue;
-			j = key_slot(old[i], fs->seen.cap);
-			while (fs->seen.slot[j])
-				j = (j + 1) & (fs->seen.cap - 1);
-			fs->seen.slot[j] = old[i];
-			fs->seen.index[j] = oldidx[i];
-		}
-		free(old);
-		free(oldidx);
-	}
-	j = key_slot(key, fs->seen.cap);
-	while (fs->seen.slot[j]) {
-		if (fs->seen.slot[j] == key)
-			return fs->seen.index[j];
-		j = (j + 1) & (fs->seen.cap - 1);
-	}
-	fs->seen.slot[j] = key;
-	fs->seen.index[j] = index;
-	fs->seen.n++;
-	return (size_t)-1;
-}
-
 struct file_info *fileset_add(struct fileset *fs, const char *path,
 			      ino_t ino)
 {
-	struct file_info *fi;
+	struct file_info *fi = xcalloc(1, sizeof(*fi));
 	struct stat st;
-	dev_t dev = 0;
 
 	/* one device per walk in practice; stat for the device once */
 	if (!ino || !fs->files.n) {
 		if (stat(path, &st) == 0) {
 			ino = st.st_ino;
-			dev = st.st_dev;
+			fi->id.dev = st.st_dev;
 		}
 	} else {
-		dev = fs->files.v[0]->dev;
+		fi->id.dev = fs->files.v[0]->id.dev;
 	}
+	fi->id.ino = ino;
 	if (ino) {
-		size_t old = seen_add(fs, file_key(dev, ino) | 1,
-				      fs->files.n);
+		bool added;
+		struct hmap_entry *e;
 
-		if (old != (size_t)-1) {
-			fs->files.v[old]->again = true;
+		e = hmap_add(&fs->by_id, &fi->id, sizeof(fi->id),
+			     str_hash((const char *)&fi->id, sizeof(fi->id)),
+			     fi, &added);
+		if (!added) {
+			((struct file_info *)e->val)->again = true;
+			free(fi);
 			return NULL;
 		}
 	}
-	fi = xcalloc(1, sizeof(*fi));
 	fi->path = xstrdup(path);
-	fi->dev = dev;
-	fi->ino = ino;
 	vec_push(&fs->files, fi);
 	return fi;
 }
@@ -322,9 +275,7 @@ void fileset_free(struct fileset *fs)
 		free(fs->arenas.v[i]);
 	}
 	vec_free(&fs->arenas);
-	free(fs->seen.slot);
-	free(fs->seen.index);
-	memset(&fs->seen, 0, sizeof(fs->seen));
+	hmap_free(&fs->by_id);
 }
 
 bool is_ktree(const char *dir)

@@ -14,11 +14,7 @@
 struct fileset {
 	VEC(struct file_info *) files;
 	VEC(struct arena *) arenas;	/* one per worker run */
-	struct {			/* (dev, ino) of every file added */
-		unsigned long long *slot;
-		size_t *index;		/* its index in files */
-		size_t n, cap;
-	} seen;
+	struct hmap by_id;		/* file_id -> its file_info */
 };
 
 /*

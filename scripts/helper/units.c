@@ -62,74 +62,32 @@ struct unit {
 	VEC(struct tinfo) types;
 };
 
-/* a string -> pointer map */
-struct smap {
-	const char **key;
-	void **val;
-	size_t n, cap;
-};
-
-static void *smap_get(const struct smap *m, const char *k)
+/* The unit owning Kconfig symbol SYM, or NULL. */
+static struct unit *config_owner(const struct hmap *m, const char *sym)
 {
-	size_t j;
+	size_t n = strlen(sym);
+	const struct hmap_entry *e = hmap_find(m, sym, n, str_hash(sym, n));
 
-	if (!m->cap)
-		return NULL;
-	j = str_hash(k, strlen(k)) & (m->cap - 1);
-	while (m->key[j]) {
-		if (!strcmp(m->key[j], k))
-			return m->val[j];
-		j = (j + 1) & (m->cap - 1);
-	}
-	return NULL;
+	return e ? e->val : NULL;
 }
 
-/* Set K (copied) to V unless K has a value already. */
-static void smap_add(struct smap *m, const char *k, void *v)
+/* Make U the owner of SYM (copied) unless it has one already. */
+static void set_config_owner(struct hmap *m, const char *sym,
+			     struct unit *u)
 {
-	size_t j;
+	size_t n = strlen(sym);
 
-	if (smap_get(m, k))
-		return;
-	if (2 * (m->n + 1) > m->cap) {
-		struct smap old = *m;
-		size_t i;
-
-		m->cap = old.cap ? 2 * old.cap : 256;
-		m->key = xcalloc(m->cap, sizeof(*m->key));
-		m->val = xcalloc(m->cap, sizeof(*m->val));
-		m->n = 0;
-		for (i = 0; i < old.cap; i++) {
-			if (!old.key[i])
-				continue;
-			j = str_hash(old.key[i], strlen(old.key[i])) &
-				(m->cap - 1);
-			while (m->key[j])
-				j = (j + 1) & (m->cap - 1);
-			m->key[j] = old.key[i];
-			m->val[j] = old.val[i];
-			m->n++;
-		}
-		free(old.key);
-		free(old.val);
-	}
-	j = str_hash(k, strlen(k)) & (m->cap - 1);
-	while (m->key[j])
-		j = (j + 1) & (m->cap - 1);
-	m->key[j] = xstrdup(k);
-	m->val[j] = v;
-	m->n++;
+	if (!hmap_find(m, sym, n, str_hash(sym, n)))
+		hmap_add(m, xstrndup(sym, n), n, str_hash(sym, n), u, NULL);
 }
 
-static void smap_free(struct smap *m)
+static void config_owners_free(struct hmap *m)
 {
 	size_t i;
 
 	for (i = 0; i < m->cap; i++)
-		free((char *)m->key[i]);
-	free(m->key);
-	free(m->val);
-	memset(m, 0, sizeof(*m));
+		free((char *)m->slot[i].key);
+	hmap_free(m);
 }
 
 struct kconfig_sym {
@@ -143,7 +101,7 @@ struct state {
 	VEC(struct unit *) all;		/* every unit under fs/ and DIR */
 	VEC(struct unit *) list;	/* the units of DIR, in order */
 	VEC(struct kconfig_sym) syms;
-	struct smap config_unit;	/* symbol -> struct unit * */
+	struct hmap config_unit;	/* symbol -> struct unit * */
 	struct fileset fs;
 	int jobs;
 	bool force;
@@ -306,11 +264,11 @@ static void makefile_pass(struct state *st, struct unit *u, int pass)
 				struct unit *s = find_unit(st, rel);
 
 				if (s)
-					smap_add(&st->config_unit, sym, s);
+					set_config_owner(&st->config_unit, sym, s);
 				free(rel);
 				free(sub);
 			} else if (items[n - 1] != '/' && pass == 1) {
-				smap_add(&st->config_unit, sym, u);
+				set_config_owner(&st->config_unit, sym, u);
 			}
 			items += n;
 		}
@@ -427,14 +385,16 @@ static void map_configs(struct state *st)
 		struct unit *u = unit_above(st, st->syms.v[i].dir);
 
 		if (u)
-			smap_add(&st->config_unit, st->syms.v[i].name, u);
+			set_config_owner(&st->config_unit,
+					 st->syms.v[i].name, u);
 	}
 	/* the configs of each unit */
 	for (i = 0; i < st->config_unit.cap; i++) {
-		struct unit *u = st->config_unit.val[i];
+		const struct hmap_entry *e = &st->config_unit.slot[i];
 
-		if (st->config_unit.key[i])
-			vec_push(&u->configs, (char *)st->config_unit.key[i]);
+		if (e->key)
+			vec_push(&((struct unit *)e->val)->configs,
+				 (char *)e->key);
 	}
 	for (i = 0; i < st->all.n; i++) {
 		struct unit *u = st->all.v[i];
@@ -444,13 +404,13 @@ static void map_configs(struct state *st)
 	/* users: units owning a symbol that selects one of ours */
 	for (i = 0; i < st->syms.n; i++) {
 		struct kconfig_sym *s = &st->syms.v[i];
-		struct unit *user = smap_get(&st->config_unit, s->name);
+		struct unit *user = config_owner(&st->config_unit, s->name);
 
 		if (!user)
 			continue;
 		for (j = 0; j < s->selects.n; j++) {
-			struct unit *lib = smap_get(&st->config_unit,
-						    s->selects.v[j]);
+			struct unit *lib = config_owner(&st->config_unit,
+						       s->selects.v[j]);
 			size_t k;
 			bool dup = false;
 
@@ -520,7 +480,7 @@ static void trace_sops(const struct entry *ents, size_t nents,
 		for (k = 0; k < d->refs.n; k++)
 			vec_push(&queue, d->refs.v[k]);
 	}
-	while (head < queue.n && visited.n < 20000) {
+	while (head < queue.n && strset_size(&visited) < 20000) {
 		const char *name = queue.v[head++];
 		struct entry key = { 0 };
 		const struct entry *e;
@@ -638,7 +598,7 @@ static void analyze_unit(struct state *st, struct unit *u)
 			t.fi = fi;
 			trace_sops(ents.v, ents.n, fi, t.ft, &unit_sops,
 				   &found);
-			t.traced = found.n > 0;
+			t.traced = strset_size(&found) > 0;
 			t.sops = strset_sorted(t.traced ? &found : &unit_sops,
 					       &t.nsops);
 			for (j = 0; j < t.nsops; j++)
@@ -1001,7 +961,7 @@ static void teardown(struct state *st)
 		vec_free(&st->syms.v[i].selects);
 	}
 	vec_free(&st->syms);
-	smap_free(&st->config_unit);
+	config_owners_free(&st->config_unit);
 	fileset_free(&st->fs);
 	free((char *)st->ktree);
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * util.c - errors, memory, arenas, string sets, files and directories.
+ * util.c - errors, memory, arenas, the hash map and string sets, files
+ * and directories.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -139,7 +140,6 @@ void arena_free(struct arena *a)
 	a->left = 0;
 }
 
-/* FNV-1a; the lexer computes the same hash for identifiers. */
 unsigned int str_hash(const char *s, size_t n)
 {
 	unsigned int h = 2166136261u;
@@ -152,56 +152,93 @@ unsigned int str_hash(const char *s, size_t n)
 	return h;
 }
 
-static void strset_resize(struct strset *s, size_t cap)
+static bool hmap_match(const struct hmap_entry *e, const void *key,
+		       size_t len, unsigned int hash)
 {
-	const char **old = s->slot;
-	size_t oldcap = s->cap, i;
+	return e->hash == hash && e->len == len && !memcmp(e->key, key, len);
+}
 
-	s->slot = xcalloc(cap, sizeof(*s->slot));
-	s->cap = cap;
-	for (i = 0; i < oldcap; i++) {
-		size_t j;
+struct hmap_entry *hmap_find(const struct hmap *m, const void *key,
+			     size_t len, unsigned int hash)
+{
+	size_t j;
 
-		if (!old[i])
-			continue;
-		j = str_hash(old[i], strlen(old[i])) & (cap - 1);
-		while (s->slot[j])
-			j = (j + 1) & (cap - 1);
-		s->slot[j] = old[i];
-	}
-	free(old);
+	if (!m->cap)
+		return NULL;
+	for (j = hash & (m->cap - 1); m->slot[j].key;
+	     j = (j + 1) & (m->cap - 1))
+		if (hmap_match(&m->slot[j], key, len, hash))
+			return &m->slot[j];
+	return NULL;
+}
+
+/* The free slot where an entry of HASH goes (M has one). */
+static struct hmap_entry *hmap_free_slot(const struct hmap *m,
+					 unsigned int hash)
+{
+	size_t j = hash & (m->cap - 1);
+
+	while (m->slot[j].key)
+		j = (j + 1) & (m->cap - 1);
+	return &m->slot[j];
+}
+
+static void hmap_resize(struct hmap *m, size_t cap)
+{
+	struct hmap old = *m;
+	size_t i;
+
+	m->slot = xcalloc(cap, sizeof(*m->slot));
+	m->cap = cap;
+	for (i = 0; i < old.cap; i++)
+		if (old.slot[i].key)
+			*hmap_free_slot(m, old.slot[i].hash) = old.slot[i];
+	free(old.slot);
+}
+
+struct hmap_entry *hmap_add(struct hmap *m, const void *key, size_t len,
+			    unsigned int hash, void *val, bool *added)
+{
+	struct hmap_entry *e = hmap_find(m, key, len, hash);
+
+	if (added)
+		*added = !e;
+	if (e)
+		return e;
+	if (2 * (m->n + 1) > m->cap)
+		hmap_resize(m, m->cap ? 2 * m->cap : 16);
+	e = hmap_free_slot(m, hash);
+	e->key = key;
+	e->len = len;
+	e->hash = hash;
+	e->val = val;
+	m->n++;
+	return e;
+}
+
+void hmap_free(struct hmap *m)
+{
+	free(m->slot);
+	m->slot = NULL;
+	m->n = m->cap = 0;
 }
 
 bool strset_add(struct strset *s, const char *str)
 {
-	size_t j;
+	size_t n = strlen(str);
+	bool added;
 
-	if (2 * (s->n + 1) > s->cap)
-		strset_resize(s, s->cap ? 2 * s->cap : 16);
-	j = str_hash(str, strlen(str)) & (s->cap - 1);
-	while (s->slot[j]) {
-		if (!strcmp(s->slot[j], str))
-			return false;
-		j = (j + 1) & (s->cap - 1);
-	}
-	s->slot[j] = str;
-	s->n++;
-	return true;
+	hmap_add(&s->map, str, n, str_hash(str, n), NULL, &added);
+	return added;
 }
 
 const char *strset_get(const struct strset *s, const char *str)
 {
-	size_t j;
+	size_t n = strlen(str);
+	const struct hmap_entry *e = hmap_find(&s->map, str, n,
+					       str_hash(str, n));
 
-	if (!s->cap)
-		return NULL;
-	j = str_hash(str, strlen(str)) & (s->cap - 1);
-	while (s->slot[j]) {
-		if (!strcmp(s->slot[j], str))
-			return s->slot[j];
-		j = (j + 1) & (s->cap - 1);
-	}
-	return NULL;
+	return e ? e->key : NULL;
 }
 
 bool strset_has(const struct strset *s, const char *str)
@@ -211,9 +248,7 @@ bool strset_has(const struct strset *s, const char *str)
 
 void strset_free(struct strset *s)
 {
-	free(s->slot);
-	s->slot = NULL;
-	s->n = s->cap = 0;
+	hmap_free(&s->map);
 }
 
 void xqsort(void *base, size_t n, size_t size,
@@ -236,12 +271,12 @@ int cmp_strp(const void *a, const void *b)
 
 const char **strset_sorted(const struct strset *s, size_t *n)
 {
-	const char **v = xmalloc((s->n ? s->n : 1) * sizeof(*v));
+	const char **v = xmalloc((s->map.n ? s->map.n : 1) * sizeof(*v));
 	size_t i, k = 0;
 
-	for (i = 0; i < s->cap; i++)
-		if (s->slot[i])
-			v[k++] = s->slot[i];
+	for (i = 0; i < s->map.cap; i++)
+		if (s->map.slot[i].key)
+			v[k++] = s->map.slot[i].key;
 	xqsort(v, k, sizeof(*v), cmp_strp);
 	*n = k;
 	return v;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * util.h - small helpers shared by the autofreeze helper: errors, memory,
- * growable arrays, string arenas and sets, file reading, directory walks
- * and JSON string output.
+ * growable arrays, string arenas, the hash map and string sets, file
+ * reading, directory walks and JSON string output.
  */
 #ifndef AF_UTIL_H
 #define AF_UTIL_H
@@ -72,13 +72,44 @@ struct arena {
 char *arena_strndup(struct arena *a, const char *s, size_t n);
 void arena_free(struct arena *a);
 
-/* A set of strings (pointers are not copied: the caller keeps them). */
-struct strset {
-	const char **slot;
-	size_t n, cap;
+/* FNV-1a of S[0..N); the lexer computes the same for identifiers. */
+unsigned int str_hash(const char *s, size_t n);
+
+/*
+ * A hash map from byte-string keys to pointers, the one hash table of
+ * the helper: open addressing, linear probing, at most half full.  Keys
+ * are not copied: the caller keeps them alive as long as the map.  HASH
+ * is str_hash() of the key, passed in so that a caller holding it (the
+ * lexer does) need not compute it again.  Empty when zeroed.
+ */
+struct hmap_entry {
+	const void *key;	/* NULL in a free slot */
+	size_t len;
+	unsigned int hash;
+	void *val;
 };
 
-unsigned int str_hash(const char *s, size_t n);
+struct hmap {
+	struct hmap_entry *slot;
+	size_t n, cap;		/* cap is 0 or a power of two */
+};
+
+/* The entry for KEY[0..LEN), or NULL. */
+struct hmap_entry *hmap_find(const struct hmap *m, const void *key,
+			     size_t len, unsigned int hash);
+/*
+ * The entry for KEY[0..LEN), added with VAL when there was none (then
+ * *ADDED, when given, is true).
+ */
+struct hmap_entry *hmap_add(struct hmap *m, const void *key, size_t len,
+			    unsigned int hash, void *val, bool *added);
+void hmap_free(struct hmap *m);
+
+/* A set of strings: an hmap without values. */
+struct strset {
+	struct hmap map;
+};
+
 bool strset_add(struct strset *s, const char *str);	/* true if new */
 bool strset_has(const struct strset *s, const char *str);
 /* The member equal to STR, or NULL. */
@@ -86,6 +117,11 @@ const char *strset_get(const struct strset *s, const char *str);
 void strset_free(struct strset *s);
 /* The members, sorted with strcmp; the array is malloc'ed. */
 const char **strset_sorted(const struct strset *s, size_t *n);
+
+static inline size_t strset_size(const struct strset *s)
+{
+	return s->map.n;
+}
 
 /* qsort() and bsearch() that take an empty (NULL) array */
 void xqsort(void *base, size_t n, size_t size,
