@@ -74,10 +74,14 @@ static void add_walked(const char *path, ino_t ino, void *arg)
 	fileset_add(arg, path, ino);
 }
 
-/* The unit of directory DIR (as spelled): a real path, or NULL. */
+/*
+ * The unit of directory DIR (as spelled): a real path, or NULL.  Outside
+ * the units of a kernel tree, DIR itself.
+ */
 static char *unit_of(const char *dir, bool *core)
 {
-	char real[PATH_MAX], *root, *u;
+	char real[PATH_MAX], *root, *rel, *u;
+	size_t n;
 
 	*core = false;
 	if (!realpath(dir, real))
@@ -85,27 +89,15 @@ static char *unit_of(const char *dir, bool *core)
 	root = ktree_root(real);
 	if (!root)
 		return NULL;
-	u = xstrdup(real);
-	for (;;) {
-		char *slash;
-
-		if (strlen(u) <= strlen(root))
-			break;
-		if (dir_is_unit(u)) {
-			char *fs = path_join(root, "fs");
-
-			*core = !strcmp(u, fs);
-			free(fs);
-			free(root);
-			return u;
-		}
-		slash = strrchr(u, '/');
-		if (!slash)
-			break;
-		*slash = '\0';
+	n = strlen(root);
+	rel = unit_dir_of(root, real + n + (real[n] == '/'));
+	if (rel) {
+		u = path_join(root, rel);
+		*core = !strcmp(rel, "fs");
+		free(rel);
+	} else {
+		u = xstrdup(real);
 	}
-	free(u);
-	u = xstrdup(real);
 	free(root);
 	return u;
 }
@@ -219,7 +211,6 @@ int cmd_scan(int argc, char **argv)
 	size_t nscanned, i, j;
 	int jobs = ncpus(), opt, rc = 0;
 	bool json = false;
-	char *end;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "+j:h", opts, NULL)) != -1) {
@@ -228,10 +219,7 @@ int cmd_scan(int argc, char **argv)
 			json = true;
 			break;
 		case 'j':
-			jobs = (int)strtol(optarg, &end, 10);
-			if (*end || jobs < 1 || jobs > 1024)
-				af_die(EXIT_BADINPUT, NULL,
-				       "scan: bad job count '%s'", optarg);
+			jobs = job_count("scan", optarg);
 			break;
 		case 'h':
 			printf("usage: %s scan [--json] [-j N] PATH...\n", PROG);
@@ -368,10 +356,8 @@ int cmd_scan(int argc, char **argv)
 			rc = EXIT_RUNTIME;
 		}
 	}
-	if (fflush(stdout) || ferror(stdout)) {
-		af_warn(NULL, "write error on standard output");
+	if (flush_stdout())
 		rc = EXIT_RUNTIME;
-	}
 	for (i = 0; i < refs.n; i++) {
 		free(refs.v[i].dir);
 		free(refs.v[i].unit);

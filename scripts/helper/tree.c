@@ -338,6 +338,28 @@ bool dir_is_unit(const char *dir)
 	return r;
 }
 
+char *unit_dir_of(const char *ktree, const char *rel)
+{
+	char *r;
+
+	if (!*rel || !strcmp(rel, "."))
+		return NULL;
+	r = xstrdup(rel);
+	for (;;) {
+		char *p = path_join(ktree, r), *slash = strrchr(r, '/');
+		bool unit = dir_is_unit(p);
+
+		free(p);
+		if (unit)
+			return r;
+		if (!slash)
+			break;
+		*slash = '\0';
+	}
+	free(r);
+	return NULL;
+}
+
 static bool skip_nested_unit(const char *path, void *arg)
 {
 	(void)arg;
@@ -349,31 +371,24 @@ static void add_one(const char *path, ino_t ino, void *arg)
 	fileset_add(arg, path, ino);
 }
 
+static bool is_c_file(const char *dir, const char *name, unsigned char type)
+{
+	(void)dir;
+	return type == DT_REG && is_c_source(name);
+}
+
 void fileset_add_unit(struct fileset *fs, const char *unitdir, bool core)
 {
-	if (core) {
-		/* fs (core): the files at the top of fs/ only */
-		struct dirent *de;
-		strvec names = { 0 };
-		size_t i;
-		DIR *d = opendir(unitdir);
+	strvec paths = { 0 };
+	size_t i;
 
-		if (!d)
-			return;
-		while ((de = readdir(d)))
-			if (de->d_type == DT_REG && is_c_source(de->d_name))
-				vec_push(&names, xstrdup(de->d_name));
-		closedir(d);
-		xqsort(names.v, names.n, sizeof(*names.v), cmp_strp);
-		for (i = 0; i < names.n; i++) {
-			char *p = path_join(unitdir, names.v[i]);
-
-			fileset_add(fs, p, 0);
-			free(p);
-			free(names.v[i]);
-		}
-		vec_free(&names);
+	if (!core) {
+		walk_sources(unitdir, add_one, skip_nested_unit, fs);
 		return;
 	}
-	walk_sources(unitdir, add_one, skip_nested_unit, fs);
+	/* fs (core): the files at the top of fs/ only */
+	list_dir(unitdir, unitdir, is_c_file, &paths);
+	for (i = 0; i < paths.n; i++)
+		fileset_add(fs, paths.v[i], 0);
+	strvec_free(&paths);
 }

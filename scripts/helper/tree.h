@@ -58,6 +58,14 @@ bool dir_is_unit(const char *dir);
 /* True when DIR directly holds a *.c file. */
 bool dir_has_c(const char *dir);
 
+/*
+ * The unit holding REL, a directory of the kernel tree KTREE: REL or
+ * the nearest directory above it that is a unit (the top of the tree
+ * never is: REL "" or "." has none).  Relative to KTREE, malloc'ed, or
+ * NULL.
+ */
+char *unit_dir_of(const char *ktree, const char *rel);
+
 /* Add every source file of unit UNITDIR: nested units are skipped. */
 void fileset_add_unit(struct fileset *fs, const char *unitdir, bool core);
 

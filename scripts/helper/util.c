@@ -269,6 +269,15 @@ int cmp_strp(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+void strvec_free(strvec *v)
+{
+	size_t i;
+
+	for (i = 0; i < v->n; i++)
+		free(v->v[i]);
+	vec_free(v);
+}
+
 const char **strset_sorted(const struct strset *s, size_t *n)
 {
 	const char **v = xmalloc((s->map.n ? s->map.n : 1) * sizeof(*v));
@@ -408,6 +417,45 @@ char *path_clean(const char *path)
 	return p;
 }
 
+void list_dir(const char *dir, const char *prefix,
+	      bool (*want)(const char *dir, const char *name,
+			   unsigned char type), strvec *out)
+{
+	struct dirent *de;
+	strvec names = { 0 };
+	size_t i;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return;
+	while ((de = readdir(d)))
+		if (want(dir, de->d_name, de->d_type))
+			vec_push(&names, xstrdup(de->d_name));
+	closedir(d);
+	xqsort(names.v, names.n, sizeof(*names.v), cmp_strp);
+	for (i = 0; i < names.n; i++)
+		vec_push(out, path_join(prefix, names.v[i]));
+	strvec_free(&names);
+}
+
+static bool is_subdir(const char *dir, const char *name, unsigned char type)
+{
+	char *p;
+	bool r;
+
+	if (name[0] == '.' || (type != DT_DIR && type != DT_UNKNOWN))
+		return false;
+	p = path_join(dir, name);
+	r = is_dir(p);
+	free(p);
+	return r;
+}
+
+void list_subdirs(const char *dir, const char *prefix, strvec *out)
+{
+	list_dir(dir, prefix, is_subdir, out);
+}
+
 struct dent {
 	char *name;
 	unsigned char type;
@@ -497,4 +545,23 @@ int ncpus(void)
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 
 	return n < 1 ? 1 : (int)n;
+}
+
+int job_count(const char *cmd, const char *arg)
+{
+	char *end;
+	int n = (int)strtol(arg, &end, 10);
+
+	if (*end || n < 1 || n > 1024)
+		af_die(EXIT_BADINPUT, NULL, "%s: bad job count '%s'", cmd, arg);
+	return n;
+}
+
+int flush_stdout(void)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		af_warn(NULL, "write error on standard output");
+		return EXIT_RUNTIME;
+	}
+	return 0;
 }

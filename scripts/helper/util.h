@@ -132,6 +132,8 @@ void *xbsearch(const void *key, const void *base, size_t n, size_t size,
 typedef VEC(char *) strvec;
 typedef VEC(char) charvec;
 int cmp_strp(const void *a, const void *b);
+/* Free the strings of V, then V. */
+void strvec_free(strvec *v);
 
 /* Read a whole file; returns 0, or -1 with errno set. */
 int open_source(const char *path, struct stat *st);
@@ -155,6 +157,17 @@ int walk_sources(const char *dir,
 		 void (*fn)(const char *path, ino_t ino, void *arg),
 		 bool (*skip_dir)(const char *path, void *arg), void *arg);
 
+/*
+ * The entries of DIR that WANT accepts (given DIR, the entry's name and
+ * its d_type), sorted by name, each as PREFIX/NAME, malloc'ed, appended
+ * to OUT.  An unreadable DIR has none.
+ */
+void list_dir(const char *dir, const char *prefix,
+	      bool (*want)(const char *dir, const char *name,
+			   unsigned char type), strvec *out);
+/* list_dir() of the subdirectories (not hidden, links not followed). */
+void list_subdirs(const char *dir, const char *prefix, strvec *out);
+
 /* "a" + "/" + "b", with no doubled slash; malloc'ed. */
 char *path_join(const char *a, const char *b);
 /* PATH without trailing slashes and doubled slashes; malloc'ed. */
@@ -165,5 +178,11 @@ void json_str(FILE *f, const char *s);
 
 /* Number of online CPUs, at least 1. */
 int ncpus(void);
+
+/* The N of CMD's "-j N", 1 to 1024; dies on anything else. */
+int job_count(const char *cmd, const char *arg);
+
+/* Flush standard output: 0, or EXIT_RUNTIME after a message. */
+int flush_stdout(void);
 
 #endif /* AF_UTIL_H */
