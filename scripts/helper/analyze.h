@@ -37,7 +37,7 @@ struct use {
 };
 
 /* a function definition, or a file-scope "NAME = { ... }" initializer */
-struct def {
+struct definition {
 	const char *name;
 	unsigned int line;
 	strvec refs;		/* identifiers referenced (units mode) */
@@ -73,8 +73,8 @@ struct file_info {
 	VEC(struct use) uses;
 	strvec threads;			/* started as threads here */
 	strvec freezable;		/* functions calling set_freezable() */
-	VEC(struct def) funcs;		/* units mode */
-	VEC(struct def) objs;		/* units mode */
+	VEC(struct definition) funcs;		/* units mode */
+	VEC(struct definition) objs;		/* units mode */
 	VEC(struct fstype) fstypes;
 	VEC(struct sop) sops;
 };

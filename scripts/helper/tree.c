@@ -242,7 +242,7 @@ void fileset_process(struct fileset *fs, const size_t *idx, size_t n,
 	free(wk);
 }
 
-static void def_free(struct def *d)
+static void definition_free(struct definition *d)
 {
 	vec_free(&d->refs);
 	vec_free(&d->sops);
@@ -260,9 +260,9 @@ void fileset_free(struct fileset *fs)
 		vec_free(&fi->threads);
 		vec_free(&fi->freezable);
 		for (j = 0; j < fi->funcs.n; j++)
-			def_free(&fi->funcs.v[j]);
+			definition_free(&fi->funcs.v[j]);
 		for (j = 0; j < fi->objs.n; j++)
-			def_free(&fi->objs.v[j]);
+			definition_free(&fi->objs.v[j]);
 		vec_free(&fi->funcs);
 		vec_free(&fi->objs);
 		vec_free(&fi->fstypes);

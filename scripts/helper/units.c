@@ -173,7 +173,7 @@ static void read_units(struct unit_survey *sv)
 struct named_def {
 	const char *name;
 	const struct file_info *fi;
-	const struct def *d;
+	const struct definition *d;
 	bool obj;		/* an initializer */
 };
 
@@ -272,7 +272,7 @@ static void trace_sops(const struct unit_index *ix,
 	struct strset visited = { 0 };
 
 	for (i = 0; i < fi->objs.n; i++) {
-		const struct def *d = &fi->objs.v[i];
+		const struct definition *d = &fi->objs.v[i];
 		size_t k;
 
 		if (strcmp(d->name, ft->name))
