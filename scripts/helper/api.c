@@ -56,6 +56,8 @@ static void api_init(void)
 {
 	size_t i;
 
+	/* most identifiers are not API names: let them miss at once */
+	hmap_reserve(&api_map, n_freezer_apis);
 	for (i = 0; i < n_freezer_apis; i++) {
 		const char *n = freezer_apis[i].name;
 

@@ -152,26 +152,6 @@ unsigned int str_hash(const char *s, size_t n)
 	return h;
 }
 
-static bool hmap_match(const struct hmap_entry *e, const void *key,
-		       size_t len, unsigned int hash)
-{
-	return e->hash == hash && e->len == len && !memcmp(e->key, key, len);
-}
-
-struct hmap_entry *hmap_find(const struct hmap *m, const void *key,
-			     size_t len, unsigned int hash)
-{
-	size_t j;
-
-	if (!m->cap)
-		return NULL;
-	for (j = hash & (m->cap - 1); m->slot[j].key;
-	     j = (j + 1) & (m->cap - 1))
-		if (hmap_match(&m->slot[j], key, len, hash))
-			return &m->slot[j];
-	return NULL;
-}
-
 /* The free slot where an entry of HASH goes (M has one). */
 static struct hmap_entry *hmap_free_slot(const struct hmap *m,
 					 unsigned int hash)
@@ -199,21 +179,38 @@ static void hmap_resize(struct hmap *m, size_t cap)
 struct hmap_entry *hmap_add(struct hmap *m, const void *key, size_t len,
 			    unsigned int hash, void *val, bool *added)
 {
-	struct hmap_entry *e = hmap_find(m, key, len, hash);
+	struct hmap_entry *e;
+	size_t j;
 
-	if (added)
-		*added = !e;
-	if (e)
-		return e;
 	if (2 * (m->n + 1) > m->cap)
 		hmap_resize(m, m->cap ? 2 * m->cap : 16);
-	e = hmap_free_slot(m, hash);
+	for (j = hash & (m->cap - 1); m->slot[j].key;
+	     j = (j + 1) & (m->cap - 1)) {
+		if (hmap_entry_is(&m->slot[j], key, len, hash)) {
+			if (added)
+				*added = false;
+			return &m->slot[j];
+		}
+	}
+	e = &m->slot[j];
 	e->key = key;
-	e->len = len;
+	e->len = (unsigned int)len;
 	e->hash = hash;
 	e->val = val;
 	m->n++;
+	if (added)
+		*added = true;
 	return e;
+}
+
+void hmap_reserve(struct hmap *m, size_t n)
+{
+	size_t cap = m->cap ? m->cap : 16;
+
+	while (cap < 4 * n)
+		cap *= 2;
+	if (cap > m->cap)
+		hmap_resize(m, cap);
 }
 
 void hmap_free(struct hmap *m)

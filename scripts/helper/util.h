@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -84,7 +85,7 @@ unsigned int str_hash(const char *s, size_t n);
  */
 struct hmap_entry {
 	const void *key;	/* NULL in a free slot */
-	size_t len;
+	unsigned int len;	/* keys are short: names, file ids */
 	unsigned int hash;
 	void *val;
 };
@@ -94,15 +95,39 @@ struct hmap {
 	size_t n, cap;		/* cap is 0 or a power of two */
 };
 
-/* The entry for KEY[0..LEN), or NULL. */
-struct hmap_entry *hmap_find(const struct hmap *m, const void *key,
-			     size_t len, unsigned int hash);
+static inline bool hmap_entry_is(const struct hmap_entry *e,
+				 const void *key, size_t len,
+				 unsigned int hash)
+{
+	return e->hash == hash && e->len == len && !memcmp(e->key, key, len);
+}
+
+/* The entry for KEY[0..LEN), or NULL; inline: the lexer's hot path. */
+static inline struct hmap_entry *hmap_find(const struct hmap *m,
+					   const void *key, size_t len,
+					   unsigned int hash)
+{
+	size_t j;
+
+	if (!m->cap)
+		return NULL;
+	for (j = hash & (m->cap - 1); m->slot[j].key;
+	     j = (j + 1) & (m->cap - 1))
+		if (hmap_entry_is(&m->slot[j], key, len, hash))
+			return &m->slot[j];
+	return NULL;
+}
 /*
  * The entry for KEY[0..LEN), added with VAL when there was none (then
  * *ADDED, when given, is true).
  */
 struct hmap_entry *hmap_add(struct hmap *m, const void *key, size_t len,
 			    unsigned int hash, void *val, bool *added);
+/*
+ * Make room for N entries, at most a quarter full: fewer collisions, for
+ * a table mostly asked for what it does not hold.
+ */
+void hmap_reserve(struct hmap *m, size_t n);
 void hmap_free(struct hmap *m);
 
 /* A set of strings: an hmap without values. */
