@@ -593,8 +593,8 @@ static void s_op_assign(struct analysis *an, long i, struct definition *fn)
 		add_unique(&fn->sops, intern(an, &an->t[v]));
 }
 
-static void add_ref(struct analysis *an, struct definition *d, const struct token *t,
-		    long i)
+static void add_ref(struct analysis *an, struct definition *d,
+		    const struct token *t, long i)
 {
 	long p = prev_code(an, i);
 	const char *s;
@@ -652,8 +652,8 @@ static void check_use(struct analysis *an, long i, const struct scope *sc)
 	vec_push(&an->fi->uses, u);
 }
 
-static void cond_directive(struct analysis *an, long i, struct cond_frame *stack,
-			 int *sp, struct scope *sc)
+static void cond_directive(struct analysis *an, long i,
+			   struct cond_frame *stack, int *sp, struct scope *sc)
 {
 	long k = i + 1;
 	const struct token *d;

@@ -53,26 +53,28 @@ struct file_info *fileset_add(struct fileset *fs, const char *path,
 	return fi;
 }
 
-struct work {
+struct work_queue {
 	struct fileset *fs;
 	const size_t *idx;
 	size_t next, end, from;
-	enum pmode mode;
+	enum read_depth depth;
 };
 
 struct worker {
-	struct work *w;
+	struct work_queue *w;
 	struct arena *arena;
 	pthread_t tid;
 };
 
-#define CHUNK (256u << 10)
-#define CARRY 16	/* longer than any needle of the filters */
+/* Big files go through the filters in chunks, overlapping by a needle. */
+#define FILTER_CHUNK	(256u << 10)
+#define FILTER_OVERLAP	16	/* longer than any needle of the filters */
 
-static bool wanted(const char *data, size_t len, enum pmode mode)
+static bool passes_filter(const char *data, size_t len,
+			  enum read_depth depth)
 {
-	return mode == PM_FULL || may_use_freezer(data, len) ||
-		(mode == PM_ANY && may_start_thread(data, len));
+	return depth == READ_FULL || may_use_freezer(data, len) ||
+		(depth == READ_THREADS && may_start_thread(data, len));
 }
 
 static ssize_t read_full(int fd, char *buf, size_t n)
@@ -99,8 +101,9 @@ static ssize_t read_full(int fd, char *buf, size_t n)
  * and only mapped when it is wanted.  Returns 1 with *DATA, *LEN (and
  * *MAPPED) set, 0 when the filters skip the file, -1 with errno.
  */
-static int load(const char *path, enum pmode mode, char **buf, size_t *cap,
-		const char **data, size_t *len, bool *mapped)
+static int load_source(const char *path, enum read_depth depth, char **buf,
+		       size_t *cap, const char **data, size_t *len,
+		       bool *mapped)
 {
 	struct stat st;
 	size_t carry = 0;
@@ -111,38 +114,39 @@ static int load(const char *path, enum pmode mode, char **buf, size_t *cap,
 	fd = open_source(path, &st);
 	if (fd < 0)
 		return -1;
-	if (*cap < CHUNK + CARRY) {
-		*cap = CHUNK + CARRY;
+	if (*cap < FILTER_CHUNK + FILTER_OVERLAP) {
+		*cap = FILTER_CHUNK + FILTER_OVERLAP;
 		free(*buf);
 		*buf = xmalloc(*cap);
 	}
-	if (st.st_size < (off_t)CHUNK) {
+	if (st.st_size < (off_t)FILTER_CHUNK) {
 		/* one read; the file may have grown: then go on below */
-		n = read_full(fd, *buf, CHUNK);
+		n = read_full(fd, *buf, FILTER_CHUNK);
 		if (n < 0)
 			goto fail;
-		if (n < (ssize_t)CHUNK) {
+		if (n < (ssize_t)FILTER_CHUNK) {
 			close(fd);
 			*data = *buf;
 			*len = (size_t)n;
-			return wanted(*buf, *len, mode);
+			return passes_filter(*buf, *len, depth);
 		}
 		if (lseek(fd, 0, SEEK_SET) < 0)
 			goto fail;
 	}
-	if (mode != PM_FULL) {
+	if (depth != READ_FULL) {
 		for (;;) {
-			n = read_full(fd, *buf + carry, CHUNK);
+			n = read_full(fd, *buf + carry, FILTER_CHUNK);
 			if (n < 0)
 				goto fail;
-			if (wanted(*buf, carry + (size_t)n, mode)) {
+			if (passes_filter(*buf, carry + (size_t)n, depth)) {
 				rc = 1;
 				break;
 			}
-			if (n < (ssize_t)CHUNK)
+			if (n < (ssize_t)FILTER_CHUNK)
 				break;
-			memmove(*buf, *buf + carry + (size_t)n - CARRY, CARRY);
-			carry = CARRY;
+			memmove(*buf, *buf + carry + (size_t)n -
+				FILTER_OVERLAP, FILTER_OVERLAP);
+			carry = FILTER_OVERLAP;
 		}
 		if (!rc) {
 			close(fd);
@@ -169,7 +173,7 @@ fail:
 static void *worker_run(void *arg)
 {
 	struct worker *wk = arg;
-	struct work *w = wk->w;
+	struct work_queue *w = wk->w;
 	struct token *toks = NULL;
 	size_t tokcap = 0, cap = 0, len;
 	char *buf = NULL;
@@ -186,13 +190,14 @@ static void *worker_run(void *arg)
 		fi = w->fs->files.v[w->idx ? w->idx[i] : w->from + i];
 		if (fi->lexed)
 			continue;
-		r = load(fi->path, w->mode, &buf, &cap, &data, &len, &mapped);
+		r = load_source(fi->path, w->depth, &buf, &cap, &data, &len,
+				&mapped);
 		if (r < 0) {
 			fi->error = errno;
 			continue;
 		}
 		if (r > 0)
-			analyze(fi, data, len, w->mode == PM_FULL, wk->arena,
+			analyze(fi, data, len, w->depth == READ_FULL, wk->arena,
 				&toks, &tokcap);
 		if (mapped)
 			munmap((void *)data, len ? len : 1);
@@ -209,9 +214,9 @@ static void *worker_run(void *arg)
 }
 
 void fileset_process(struct fileset *fs, const size_t *idx, size_t n,
-		     size_t from, int jobs, enum pmode mode)
+		     size_t from, int jobs, enum read_depth depth)
 {
-	struct work w = { 0 };
+	struct work_queue w = { 0 };
 	struct worker *wk;
 	int i;
 
@@ -219,7 +224,7 @@ void fileset_process(struct fileset *fs, const size_t *idx, size_t n,
 	w.idx = idx;
 	w.from = from;
 	w.end = idx ? n : (from < fs->files.n ? fs->files.n - from : 0);
-	w.mode = mode;
+	w.depth = depth;
 	if (!w.end)
 		return;
 	if (jobs < 1)
@@ -366,7 +371,7 @@ static bool skip_nested_unit(const char *path, void *arg)
 	return dir_is_unit(path);
 }
 
-static void add_one(const char *path, ino_t ino, void *arg)
+static void add_walked(const char *path, ino_t ino, void *arg)
 {
 	fileset_add(arg, path, ino);
 }
@@ -383,7 +388,7 @@ void fileset_add_unit(struct fileset *fs, const char *unitdir, bool core)
 	size_t i;
 
 	if (!core) {
-		walk_sources(unitdir, add_one, skip_nested_unit, fs);
+		walk_sources(unitdir, add_walked, skip_nested_unit, fs);
 		return;
 	}
 	/* fs (core): the files at the top of fs/ only */

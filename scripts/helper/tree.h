@@ -25,10 +25,11 @@ struct fileset {
 struct file_info *fileset_add(struct fileset *fs, const char *path,
 			      ino_t ino);
 
-enum pmode {
-	PM_USES,	/* lex files that may use the freezer */
-	PM_ANY,		/* ... or may start a thread */
-	PM_FULL,	/* lex everything, with functions and objects */
+/* How much of each file fileset_process() reads. */
+enum read_depth {
+	READ_USES,	/* lex the files that may use the freezer */
+	READ_THREADS,	/* ... or may start a thread */
+	READ_FULL,	/* lex every file, with functions and initializers */
 };
 
 /*
@@ -36,7 +37,7 @@ enum pmode {
  * NULL) with JOBS threads.
  */
 void fileset_process(struct fileset *fs, const size_t *idx, size_t n,
-		     size_t from, int jobs, enum pmode mode);
+		     size_t from, int jobs, enum read_depth depth);
 
 void fileset_free(struct fileset *fs);
 

@@ -162,7 +162,7 @@ static void read_units(struct unit_survey *sv)
 			if (!lib->users.v[k]->analyzed)
 				read_unit(sv, lib->users.v[k]);
 	}
-	fileset_process(&sv->files, NULL, 0, 0, sv->jobs, PM_FULL);
+	fileset_process(&sv->files, NULL, 0, 0, sv->jobs, READ_FULL);
 	for (i = 0; i < sv->files.files.n; i++)
 		if (sv->files.files.v[i]->error)
 			af_die(EXIT_RUNTIME, sv->files.files.v[i]->path, "%s",

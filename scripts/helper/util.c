@@ -453,23 +453,23 @@ void list_subdirs(const char *dir, const char *prefix, strvec *out)
 	list_dir(dir, prefix, is_subdir, out);
 }
 
-struct dent {
+struct dir_entry {
 	char *name;
 	unsigned char type;
 	ino_t ino;
 };
 
-static int cmp_dent(const void *a, const void *b)
+static int cmp_dir_entry(const void *a, const void *b)
 {
-	return strcmp(((const struct dent *)a)->name,
-		      ((const struct dent *)b)->name);
+	return strcmp(((const struct dir_entry *)a)->name,
+		      ((const struct dir_entry *)b)->name);
 }
 
 int walk_sources(const char *dir,
 		 void (*fn)(const char *path, ino_t ino, void *arg),
 		 bool (*skip_dir)(const char *path, void *arg), void *arg)
 {
-	VEC(struct dent) ents = { 0 };
+	VEC(struct dir_entry) ents = { 0 };
 	struct dirent *de;
 	size_t i;
 	DIR *d;
@@ -481,7 +481,7 @@ int walk_sources(const char *dir,
 	}
 	while ((de = readdir(d))) {
 		const char *n = de->d_name;
-		struct dent e;
+		struct dir_entry e;
 
 		if (n[0] == '.' && (!n[1] || (n[1] == '.' && !n[2]) ||
 				    !strcmp(n, ".git")))
@@ -502,7 +502,7 @@ int walk_sources(const char *dir,
 		vec_push(&ents, e);
 	}
 	closedir(d);
-	xqsort(ents.v, ents.n, sizeof(*ents.v), cmp_dent);
+	xqsort(ents.v, ents.n, sizeof(*ents.v), cmp_dir_entry);
 	for (i = 0; i < ents.n; i++) {
 		char *path = path_join(dir, ents.v[i].name);
 
