@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * api.c - the table of kthread freezer API names (DESIGN.md §2.2), with a
- * small hash for the lexer's identifiers.
+ * api.c - the table of kthread freezer API names: what makes a task
+ * freezable or tests for the freezer (API_TASK), and the freezable
+ * workqueues and workers (API_WQ); with the lookup of the lexer's
+ * identifiers in it.
  *
  * A CALL is only a use when the name is followed by "(": "frozen" is also
  * a common variable and struct member name (sb->s_writers.frozen).

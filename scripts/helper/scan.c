@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * scan.c - "autofreeze scan": every freezer API use in the given files,
- * with its context (DESIGN.md §2.1).
+ * with its context (use_context()): kthread in a thread function of the
+ * unit or for a workqueue/worker name, user in any other function, macro
+ * in a #define body, unknown at file scope.
  *
  * The kthread functions of a file are known from its whole unit: in a
  * kernel tree, the unit of the file's directory (the nearest directory

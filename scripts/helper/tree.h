@@ -52,7 +52,7 @@ bool is_ktree(const char *dir);
 
 /*
  * A unit directory: it has a Makefile with obj- lines and C files of its
- * own (DESIGN.md §2.3).
+ * own (fs/smb, whose Makefile only enters its subdirectories, is not).
  */
 bool dir_is_unit(const char *dir);
 
