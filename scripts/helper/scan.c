@@ -210,19 +210,21 @@ struct scan {
 	bool json;
 };
 
+static const struct option scan_long_options[] = {
+	{ "json", no_argument, NULL, 'J' },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
 /* The options into SC; returns -1 to go on, else the exit status. */
 static int scan_options(struct scan *sc, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'J' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	int opt;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+j:h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+j:h", scan_long_options,
+				  NULL)) != -1) {
 		switch (opt) {
 		case 'J':
 			sc->json = true;
