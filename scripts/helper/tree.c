@@ -19,6 +19,15 @@
 #include "lex.h"
 #include "tree.h"
 
+/* Inode numbers are dense: a multiplicative hash spreads them. */
+static unsigned int file_id_hash(const struct file_id *id)
+{
+	unsigned long long k = (unsigned long long)id->ino * 1000003ull ^
+		(unsigned long long)id->dev;
+
+	return (unsigned int)(k * 0x9e3779b97f4a7c15ull >> 32);
+}
+
 struct file_info *fileset_add(struct fileset *fs, const char *path,
 			      ino_t ino)
 {
@@ -40,8 +49,7 @@ struct file_info *fileset_add(struct fileset *fs, const char *path,
 		struct hmap_entry *e;
 
 		e = hmap_add(&fs->by_id, &fi->id, sizeof(fi->id),
-			     str_hash((const char *)&fi->id, sizeof(fi->id)),
-			     fi, &added);
+			     file_id_hash(&fi->id), fi, &added);
 		if (!added) {
 			((struct file_info *)e->val)->again = true;
 			free(fi);
