@@ -187,21 +187,24 @@ bool may_start_thread(const char *buf, size_t len)
 		memmem(buf, len, "svo_function", 12);
 }
 
-struct pp_state {
-	int depth, pdepth;
-	const char *func;
-	long fidx, oidx;
-	int okind;
+/* What a file-scope initializer initializes. */
+enum init_kind { INIT_OTHER, INIT_FSTYPE, INIT_SOP };
+
+/* Where the walk through a file's tokens is. */
+struct scope {
+	int depth, pdepth;	/* of braces, of parentheses */
+	const char *func;	/* the function whose body it is in */
+	long func_idx, obj_idx;	/* its funcs[] or objs[] entry, or -1 */
+	enum init_kind kind;	/* of the initializer it is in */
 };
 
-struct pp_frame {
-	struct pp_state at_if, after_first;
+/* An #if group: the scope at its #if and at the end of its first branch. */
+struct cond_frame {
+	struct scope at_if, after_first;
 	bool seen_else;
 };
 
-enum { OBJ_OTHER, OBJ_FSTYPE, OBJ_SOP };
-
-struct ctx {
+struct analysis {
 	const char *buf;
 	const struct token *t;
 	size_t n;
@@ -223,64 +226,64 @@ static bool in_dir(const struct token *t)
 }
 
 /* previous token before I that is not in a directive, or -1 */
-static long prev_code(const struct ctx *c, long i)
+static long prev_code(const struct analysis *an, long i)
 {
 	while (--i >= 0)
-		if (!in_dir(&c->t[i]))
+		if (!in_dir(&an->t[i]))
 			return i;
 	return -1;
 }
 
-static long next_code(const struct ctx *c, long i)
+static long next_code(const struct analysis *an, long i)
 {
-	while (++i < (long)c->n)
-		if (!in_dir(&c->t[i]))
+	while (++i < (long)an->n)
+		if (!in_dir(&an->t[i]))
 			return i;
 	return -1;
 }
 
-static const char *intern(struct ctx *c, const struct token *t)
+static const char *intern(struct analysis *an, const struct token *t)
 {
 	char tmp[256];
-	size_t n = tok_text(c->buf, t, tmp, sizeof(tmp));
-	const char *s = strset_get(&c->names, tmp);
+	size_t n = tok_text(an->buf, t, tmp, sizeof(tmp));
+	const char *s = strset_get(&an->names, tmp);
 
 	if (!s) {
-		s = arena_strndup(c->arena, tmp, n);
-		strset_add(&c->names, s);
+		s = arena_strndup(an->arena, tmp, n);
+		strset_add(&an->names, s);
 	}
 	return s;
 }
 
 /* Index of the "(" matching the ")" at I, skipping directives; or -1. */
-static long match_open(const struct ctx *c, long i)
+static long match_open(const struct analysis *an, long i)
 {
 	int d = 0;
 
-	for (; i >= 0; i = prev_code(c, i)) {
-		if (is_punct(&c->t[i], P1(')')))
+	for (; i >= 0; i = prev_code(an, i)) {
+		if (is_punct(&an->t[i], P1(')')))
 			d++;
-		else if (is_punct(&c->t[i], P1('(')) && --d == 0)
+		else if (is_punct(&an->t[i], P1('(')) && --d == 0)
 			return i;
 	}
 	return -1;
 }
 
 /* The function name of a body opening at I (a "{" at file scope). */
-static long func_name(const struct ctx *c, long i)
+static long func_name(const struct analysis *an, long i)
 {
-	long p = prev_code(c, i);
+	long p = prev_code(an, i);
 
-	while (p >= 0 && is_punct(&c->t[p], P1(')'))) {
-		long o = match_open(c, p), q, r;
+	while (p >= 0 && is_punct(&an->t[p], P1(')'))) {
+		long o = match_open(an, p), q, r;
 
 		if (o < 0)
 			return -1;
-		q = prev_code(c, o);
-		if (q < 0 || c->t[q].kind != TK_IDENT)
+		q = prev_code(an, o);
+		if (q < 0 || an->t[q].kind != TK_IDENT)
 			return -1;
-		r = prev_code(c, q);
-		if (r >= 0 && is_punct(&c->t[r], P1(')'))) {
+		r = prev_code(an, q);
+		if (r >= 0 && is_punct(&an->t[r], P1(')'))) {
 			p = r;		/* q was an attribute macro */
 			continue;
 		}
@@ -290,23 +293,23 @@ static long func_name(const struct ctx *c, long i)
 }
 
 /* The variable an initializer "= {" at EQ belongs to. */
-static long obj_name(const struct ctx *c, long eq)
+static long obj_name(const struct analysis *an, long eq)
 {
-	long p = prev_code(c, eq);
+	long p = prev_code(an, eq);
 
-	if (p >= 0 && is_punct(&c->t[p], P1(']'))) {
-		while (p >= 0 && !is_punct(&c->t[p], P1('[')))
-			p = prev_code(c, p);
-		p = prev_code(c, p);
+	if (p >= 0 && is_punct(&an->t[p], P1(']'))) {
+		while (p >= 0 && !is_punct(&an->t[p], P1('[')))
+			p = prev_code(an, p);
+		p = prev_code(an, p);
 	}
-	while (p >= 0 && c->t[p].kind == TK_IDENT) {
-		long q = prev_code(c, p);
+	while (p >= 0 && an->t[p].kind == TK_IDENT) {
+		long q = prev_code(an, p);
 		char tmp[3];
 
-		tok_text(c->buf, &c->t[p], tmp, sizeof(tmp));
+		tok_text(an->buf, &an->t[p], tmp, sizeof(tmp));
 		/* name __read_mostly = { */
 		if (tmp[0] == '_' && tmp[1] == '_' && q >= 0 &&
-		    c->t[q].kind == TK_IDENT && !tok_is(c->buf, &c->t[q],
+		    an->t[q].kind == TK_IDENT && !tok_is(an->buf, &an->t[q],
 							 "struct")) {
 			p = q;
 			continue;
@@ -316,41 +319,42 @@ static long obj_name(const struct ctx *c, long eq)
 	return -1;
 }
 
-static int obj_kind(const struct ctx *c, long from, long to)
+static enum init_kind initializer_kind(const struct analysis *an,
+					long from, long to)
 {
 	long i;
 
-	for (i = from; i >= 0 && i < to; i = next_code(c, i)) {
-		const struct token *t = &c->t[i];
+	for (i = from; i >= 0 && i < to; i = next_code(an, i)) {
+		const struct token *t = &an->t[i];
 		long j;
 
-		if (!tok_is(c->buf, t, "struct"))
+		if (!tok_is(an->buf, t, "struct"))
 			continue;
-		j = next_code(c, i);
+		j = next_code(an, i);
 		if (j < 0)
 			break;
-		if (tok_is(c->buf, &c->t[j], "file_system_type"))
-			return OBJ_FSTYPE;
-		if (tok_is(c->buf, &c->t[j], "super_operations"))
-			return OBJ_SOP;
+		if (tok_is(an->buf, &an->t[j], "file_system_type"))
+			return INIT_FSTYPE;
+		if (tok_is(an->buf, &an->t[j], "super_operations"))
+			return INIT_SOP;
 	}
-	return OBJ_OTHER;
+	return INIT_OTHER;
 }
 
 /* The argument token ranges of the call whose "(" is at OPEN. */
-static int call_args(const struct ctx *c, long open, long *from, long *to,
+static int call_args(const struct analysis *an, long open, long *from, long *to,
 		     int max)
 {
 	int d = 0, n = 0;
 	long i, start = -1;
 
-	for (i = open; i >= 0; i = next_code(c, i)) {
-		const struct token *t = &c->t[i];
+	for (i = open; i >= 0; i = next_code(an, i)) {
+		const struct token *t = &an->t[i];
 
 		if (is_punct(t, P1('(')) || is_punct(t, P1('[')) ||
 		    is_punct(t, P1('{'))) {
 			if (d++ == 0)
-				start = next_code(c, i);
+				start = next_code(an, i);
 			continue;
 		}
 		if (is_punct(t, P1(')')) || is_punct(t, P1(']')) ||
@@ -369,7 +373,7 @@ static int call_args(const struct ctx *c, long open, long *from, long *to,
 				from[n] = start;
 				to[n++] = i;
 			}
-			start = next_code(c, i);
+			start = next_code(an, i);
 		}
 		if (is_punct(t, P1(';')))
 			break;
@@ -378,12 +382,12 @@ static int call_args(const struct ctx *c, long open, long *from, long *to,
 }
 
 /* The single identifier in [from, to) among "&", "(" and ")", or -1. */
-static long lone_ident(const struct ctx *c, long from, long to)
+static long lone_ident(const struct analysis *an, long from, long to)
 {
 	long i, id = -1;
 
-	for (i = from; i >= 0 && i < to; i = next_code(c, i)) {
-		const struct token *t = &c->t[i];
+	for (i = from; i >= 0 && i < to; i = next_code(an, i)) {
+		const struct token *t = &an->t[i];
 
 		if (t->kind == TK_IDENT) {
 			if (id >= 0)
@@ -407,98 +411,101 @@ static void add_unique(strvec *v, const char *s)
 	vec_push(v, (char *)s);
 }
 
-static void thread_start(struct ctx *c, long i)
+static void thread_start(struct analysis *an, long i)
 {
-	long from[16], to[16], open = next_code(c, i), id;
+	long from[16], to[16], open = next_code(an, i), id;
 	size_t k;
 	int n, arg = -2;
 
-	if (open < 0 || !is_punct(&c->t[open], P1('(')))
+	if (open < 0 || !is_punct(&an->t[open], P1('(')))
 		return;
 	for (k = 0; k < ARRAY_SIZE(thread_starters); k++)
-		if (tok_is(c->buf, &c->t[i], thread_starters[k].name))
+		if (tok_is(an->buf, &an->t[i], thread_starters[k].name))
 			arg = thread_starters[k].arg;
 	if (arg == -2)
 		return;
-	n = call_args(c, open, from, to, 16);
+	n = call_args(an, open, from, to, 16);
 	if (arg < 0)
 		arg = n - 1;
 	if (arg < 0 || arg >= n)
 		return;
-	id = lone_ident(c, from[arg], to[arg]);
+	id = lone_ident(an, from[arg], to[arg]);
 	if (id >= 0)
-		add_unique(&c->fi->threads, intern(c, &c->t[id]));
+		add_unique(&an->fi->threads, intern(an, &an->t[id]));
+}
+
+/* The identifier X of "= X" or "= &X" right after token I, or -1. */
+static long assigned_ident(const struct analysis *an, long i)
+{
+	long eq = next_code(an, i), v;
+
+	if (eq < 0 || !is_punct(&an->t[eq], P1('=')))
+		return -1;
+	v = next_code(an, eq);
+	if (v >= 0 && is_punct(&an->t[v], P1('&')))
+		v = next_code(an, v);
+	return v >= 0 && an->t[v].kind == TK_IDENT ? v : -1;
 }
 
 /* ".svo_function = NAME" (struct svc_serv_ops, before 6.2) */
-static void svo_function(struct ctx *c, long i)
+static void svo_function(struct analysis *an, long i)
 {
-	long eq = next_code(c, i), v;
+	long v = assigned_ident(an, i);
 
-	if (eq < 0 || !is_punct(&c->t[eq], P1('=')))
-		return;
-	v = next_code(c, eq);
-	if (v >= 0 && is_punct(&c->t[v], P1('&')))
-		v = next_code(c, v);
-	if (v >= 0 && c->t[v].kind == TK_IDENT)
-		add_unique(&c->fi->threads, intern(c, &c->t[v]));
+	if (v >= 0)
+		add_unique(&an->fi->threads, intern(an, &an->t[v]));
 }
 
 /* "threadfn = nfs41_callback_svc;" for a thread argument "threadfn" */
-static void thread_aliases(struct ctx *c)
+static void thread_aliases(struct analysis *an)
 {
-	size_t nthreads = c->fi->threads.n, k;
+	size_t nthreads = an->fi->threads.n, k;
 	long i;
 
 	if (!nthreads)
 		return;
-	for (i = 0; i + 3 < (long)c->n; i++) {
-		const struct token *t = &c->t[i];
-		long eq, v, semi;
+	for (i = 0; i + 3 < (long)an->n; i++) {
+		const struct token *t = &an->t[i];
+		long v, semi;
 		const char *name = NULL;
 
 		if (t->kind != TK_IDENT || in_dir(t))
 			continue;
-		eq = next_code(c, i);
-		if (eq < 0 || !is_punct(&c->t[eq], P1('=')))
+		v = assigned_ident(an, i);
+		if (v < 0)
 			continue;
 		for (k = 0; k < nthreads; k++)
-			if (tok_is(c->buf, t, c->fi->threads.v[k]))
-				name = c->fi->threads.v[k];
+			if (tok_is(an->buf, t, an->fi->threads.v[k]))
+				name = an->fi->threads.v[k];
 		if (!name)
 			continue;
-		v = next_code(c, eq);
-		if (v >= 0 && is_punct(&c->t[v], P1('&')))
-			v = next_code(c, v);
-		if (v < 0 || c->t[v].kind != TK_IDENT)
-			continue;
-		semi = next_code(c, v);
-		if (semi >= 0 && is_punct(&c->t[semi], P1(';')))
-			add_unique(&c->fi->threads, intern(c, &c->t[v]));
+		semi = next_code(an, v);
+		if (semi >= 0 && is_punct(&an->t[semi], P1(';')))
+			add_unique(&an->fi->threads, intern(an, &an->t[v]));
 	}
 }
 
 /* Text of tokens [from, to) with one space where there was any gap. */
-static const char *expr_text(struct ctx *c, long from, long to)
+static const char *expr_text(struct analysis *an, long from, long to)
 {
 	VEC(char) s = { 0 };
 	long i, last = -1;
 
-	for (i = from; i >= 0 && i < to; i = next_code(c, i)) {
-		const struct token *t = &c->t[i];
+	for (i = from; i >= 0 && i < to; i = next_code(an, i)) {
+		const struct token *t = &an->t[i];
 		char tmp[256];
 		size_t n, k;
 
-		if (last >= 0 && t->start > c->t[last].end)
+		if (last >= 0 && t->start > an->t[last].end)
 			vec_push(&s, ' ');
-		n = tok_text(c->buf, t, tmp, sizeof(tmp));
+		n = tok_text(an->buf, t, tmp, sizeof(tmp));
 		for (k = 0; k < n; k++)
 			vec_push(&s, tmp[k]);
 		last = i;
 	}
 	vec_push(&s, '\0');
 	{
-		const char *r = arena_strndup(c->arena, s.v, s.n - 1);
+		const char *r = arena_strndup(an->arena, s.v, s.n - 1);
 
 		vec_free(&s);
 		return r;
@@ -509,22 +516,23 @@ static const char *expr_text(struct ctx *c, long from, long to)
  * A designator ".FIELD = VALUE" directly inside the initializer of an
  * fstype or super_operations object; I is the "." token.
  */
-static void designator(struct ctx *c, long i, int okind, long oidx)
+static void designator(struct analysis *an, long i, enum init_kind kind,
+		       long obj_idx)
 {
-	long f = next_code(c, i), eq, v, e;
+	long f = next_code(an, i), eq, v, e;
 	int d = 0;
 
-	if (f < 0 || c->t[f].kind != TK_IDENT)
+	if (f < 0 || an->t[f].kind != TK_IDENT)
 		return;
-	eq = next_code(c, f);
-	if (eq < 0 || !is_punct(&c->t[eq], P1('=')))
+	eq = next_code(an, f);
+	if (eq < 0 || !is_punct(&an->t[eq], P1('=')))
 		return;
-	v = next_code(c, eq);
+	v = next_code(an, eq);
 	if (v < 0)
 		return;
 	/* the value ends at "," or "}" outside brackets */
-	for (e = v; e >= 0; e = next_code(c, e)) {
-		const struct token *t = &c->t[e];
+	for (e = v; e >= 0; e = next_code(an, e)) {
+		const struct token *t = &an->t[e];
 
 		if (is_punct(t, P1('(')) || is_punct(t, P1('[')) ||
 		    is_punct(t, P1('{')))
@@ -539,74 +547,69 @@ static void designator(struct ctx *c, long i, int okind, long oidx)
 		}
 	}
 	if (e < 0)
-		e = (long)c->n;
+		e = (long)an->n;
 
-	if (okind == OBJ_FSTYPE) {
-		struct fstype *ft = &c->fi->fstypes.v[oidx];
+	if (kind == INIT_FSTYPE) {
+		struct fstype *ft = &an->fi->fstypes.v[obj_idx];
 
-		if (tok_is(c->buf, &c->t[f], "fs_flags")) {
+		if (tok_is(an->buf, &an->t[f], "fs_flags")) {
 			long k;
 
-			ft->flags = expr_text(c, v, e);
-			for (k = v; k >= 0 && k < e; k = next_code(c, k))
-				if (tok_is(c->buf, &c->t[k], "FS_REQUIRES_DEV"))
+			ft->flags = expr_text(an, v, e);
+			for (k = v; k >= 0 && k < e; k = next_code(an, k))
+				if (tok_is(an->buf, &an->t[k], "FS_REQUIRES_DEV"))
 					ft->requires_dev = true;
-		} else if (tok_is(c->buf, &c->t[f], "name") &&
-			   c->t[v].kind == TK_STRING) {
-			const struct token *t = &c->t[v];
+		} else if (tok_is(an->buf, &an->t[f], "name") &&
+			   an->t[v].kind == TK_STRING) {
+			const struct token *t = &an->t[v];
 			char tmp[256];
-			size_t n = tok_text(c->buf, t, tmp, sizeof(tmp));
+			size_t n = tok_text(an->buf, t, tmp, sizeof(tmp));
 
 			if (n >= 2 && tmp[n - 1] == '"')
-				ft->fsname = arena_strndup(c->arena, tmp + 1,
+				ft->fsname = arena_strndup(an->arena, tmp + 1,
 							   n - 2);
 		}
-	} else if (okind == OBJ_SOP) {
-		struct sop *so = &c->fi->sops.v[oidx];
-		bool set = !tok_is(c->buf, &c->t[v], "NULL");
+	} else if (kind == INIT_SOP) {
+		struct sop *so = &an->fi->sops.v[obj_idx];
+		bool set = !tok_is(an->buf, &an->t[v], "NULL");
 
-		if (tok_is(c->buf, &c->t[f], "freeze_fs"))
+		if (tok_is(an->buf, &an->t[f], "freeze_fs"))
 			so->freeze_fs = set;
-		else if (tok_is(c->buf, &c->t[f], "freeze_super"))
+		else if (tok_is(an->buf, &an->t[f], "freeze_super"))
 			so->freeze_super = set;
 	}
 }
 
 /* "->s_op = &NAME" in a function body */
-static void s_op_assign(struct ctx *c, long i, struct def *fn)
+static void s_op_assign(struct analysis *an, long i, struct definition *fn)
 {
-	long p = prev_code(c, i), eq, v;
+	long p = prev_code(an, i), v;
 
-	if (p < 0 || (!is_punct(&c->t[p], P2('-', '>')) &&
-		      !is_punct(&c->t[p], P1('.'))))
+	if (p < 0 || (!is_punct(&an->t[p], P2('-', '>')) &&
+		      !is_punct(&an->t[p], P1('.'))))
 		return;
-	eq = next_code(c, i);
-	if (eq < 0 || !is_punct(&c->t[eq], P1('=')))
-		return;
-	v = next_code(c, eq);
-	if (v >= 0 && is_punct(&c->t[v], P1('&')))
-		v = next_code(c, v);
-	if (v >= 0 && c->t[v].kind == TK_IDENT)
-		add_unique(&fn->sops, intern(c, &c->t[v]));
+	v = assigned_ident(an, i);
+	if (v >= 0)
+		add_unique(&fn->sops, intern(an, &an->t[v]));
 }
 
-static void add_ref(struct ctx *c, struct def *d, const struct token *t,
-		    long i)
+static void add_ref(struct analysis *an, struct definition *d,
+		    const struct token *t, long i)
 {
-	long p = prev_code(c, i);
+	long p = prev_code(an, i);
 	const char *s;
 
-	if (p >= 0 && (is_punct(&c->t[p], P2('-', '>')) ||
-		       is_punct(&c->t[p], P1('.'))))
+	if (p >= 0 && (is_punct(&an->t[p], P2('-', '>')) ||
+		       is_punct(&an->t[p], P1('.'))))
 		return;
-	s = intern(c, t);
-	if (strset_add(&c->seen, s))
+	s = intern(an, t);
+	if (strset_add(&an->seen, s))
 		vec_push(&d->refs, (char *)s);
 }
 
-static void check_use(struct ctx *c, long i, const struct pp_state *st)
+static void check_use(struct analysis *an, long i, const struct scope *sc)
 {
-	const struct token *t = &c->t[i];
+	const struct token *t = &an->t[i];
 	struct use u;
 	int api;
 
@@ -615,21 +618,21 @@ static void check_use(struct ctx *c, long i, const struct pp_state *st)
 
 		if (t->len >= sizeof(tmp))
 			return;
-		tok_text(c->buf, t, tmp, sizeof(tmp));
+		tok_text(an->buf, t, tmp, sizeof(tmp));
 		api = api_lookup(tmp, t->len, t->val);
 	} else {
-		api = api_lookup(c->buf + t->start, t->len, t->val);
+		api = api_lookup(an->buf + t->start, t->len, t->val);
 	}
 	if (api < 0)
 		return;
 	if (i > 0) {
-		const struct token *p = &c->t[i - 1];
+		const struct token *p = &an->t[i - 1];
 
 		if (is_punct(p, P2('-', '>')) || is_punct(p, P1('.')))
 			return;		/* a struct member */
 	}
 	if (freezer_apis[api].kind == API_CALL &&
-	    (i + 1 >= (long)c->n || !is_punct(&c->t[i + 1], P1('('))))
+	    (i + 1 >= (long)an->n || !is_punct(&an->t[i + 1], P1('('))))
 		return;			/* a variable of the same name */
 
 	memset(&u, 0, sizeof(u));
@@ -638,52 +641,52 @@ static void check_use(struct ctx *c, long i, const struct pp_state *st)
 	u.api = api;
 	if (in_dir(t)) {
 		u.where = WHERE_MACRO;
-	} else if (st->func) {
+	} else if (sc->func) {
 		u.where = WHERE_FUNC;
-		u.func = st->func;
+		u.func = sc->func;
 		if (!strcmp(freezer_apis[api].name, "set_freezable"))
-			add_unique(&c->fi->freezable, st->func);
+			add_unique(&an->fi->freezable, sc->func);
 	} else {
 		u.where = WHERE_FILE;
 	}
-	vec_push(&c->fi->uses, u);
+	vec_push(&an->fi->uses, u);
 }
 
-static void pp_directive(struct ctx *c, long i, struct pp_frame *stack,
-			 int *sp, struct pp_state *st)
+static void cond_directive(struct analysis *an, long i,
+			   struct cond_frame *stack, int *sp, struct scope *sc)
 {
 	long k = i + 1;
 	const struct token *d;
 
-	if (k >= (long)c->n || !(c->t[k].flags & TF_DIRECTIVE) ||
-	    c->t[k].kind != TK_IDENT)
+	if (k >= (long)an->n || !(an->t[k].flags & TF_DIRECTIVE) ||
+	    an->t[k].kind != TK_IDENT)
 		return;
-	d = &c->t[k];
-	if (tok_is(c->buf, d, "if") || tok_is(c->buf, d, "ifdef") ||
-	    tok_is(c->buf, d, "ifndef")) {
+	d = &an->t[k];
+	if (tok_is(an->buf, d, "if") || tok_is(an->buf, d, "ifdef") ||
+	    tok_is(an->buf, d, "ifndef")) {
 		if (*sp < 64) {
-			stack[*sp].at_if = *st;
+			stack[*sp].at_if = *sc;
 			stack[*sp].seen_else = false;
 		}
 		(*sp)++;
-	} else if (tok_is(c->buf, d, "else") || tok_is(c->buf, d, "elif") ||
-		   tok_is(c->buf, d, "elifdef") ||
-		   tok_is(c->buf, d, "elifndef")) {
+	} else if (tok_is(an->buf, d, "else") || tok_is(an->buf, d, "elif") ||
+		   tok_is(an->buf, d, "elifdef") ||
+		   tok_is(an->buf, d, "elifndef")) {
 		if (*sp > 0 && *sp <= 64) {
-			struct pp_frame *f = &stack[*sp - 1];
+			struct cond_frame *f = &stack[*sp - 1];
 
 			if (!f->seen_else) {
-				f->after_first = *st;
+				f->after_first = *sc;
 				f->seen_else = true;
 			}
-			*st = f->at_if;
+			*sc = f->at_if;
 		}
-	} else if (tok_is(c->buf, d, "endif")) {
+	} else if (tok_is(an->buf, d, "endif")) {
 		if (*sp > 0 && *sp <= 64) {
-			struct pp_frame *f = &stack[*sp - 1];
+			struct cond_frame *f = &stack[*sp - 1];
 
 			if (f->seen_else)
-				*st = f->after_first;
+				*sc = f->after_first;
 		}
 		if (*sp > 0)
 			(*sp)--;
@@ -693,52 +696,52 @@ static void pp_directive(struct ctx *c, long i, struct pp_frame *stack,
 void analyze(struct file_info *fi, const char *buf, size_t len, bool full,
 	     struct arena *arena, struct token **toks, size_t *tokcap)
 {
-	struct pp_frame stack[64];
-	struct pp_state st;
-	struct ctx c;
+	struct cond_frame stack[64];
+	struct scope sc;
+	struct analysis an;
 	long decl_start = 0, eq = -1, i;
 	int sp = 0;
 
-	memset(&c, 0, sizeof(c));
-	c.buf = buf;
-	c.n = lex_all(buf, len, toks, tokcap);
-	c.t = *toks;
-	c.fi = fi;
-	c.arena = arena;
-	c.full = full;
+	memset(&an, 0, sizeof(an));
+	an.buf = buf;
+	an.n = lex_all(buf, len, toks, tokcap);
+	an.t = *toks;
+	an.fi = fi;
+	an.arena = arena;
+	an.full = full;
 	fi->lexed = true;
 
-	memset(&st, 0, sizeof(st));
-	st.fidx = st.oidx = -1;
+	memset(&sc, 0, sizeof(sc));
+	sc.func_idx = sc.obj_idx = -1;
 
-	for (i = 0; i < (long)c.n; i++) {
-		const struct token *t = &c.t[i];
+	for (i = 0; i < (long)an.n; i++) {
+		const struct token *t = &an.t[i];
 
 		if (t->flags & TF_HASH) {
-			pp_directive(&c, i, stack, &sp, &st);
+			cond_directive(&an, i, stack, &sp, &sc);
 			continue;
 		}
 		if (t->kind == TK_IDENT) {
-			check_use(&c, i, &st);
+			check_use(&an, i, &sc);
 			if (in_dir(t))
 				continue;
 			if (t->len >= 10 &&
 			    (!memcmp(buf + t->start, "kthread_", 8) ||
 			     !memcmp(buf + t->start, "svc_create", 10)))
-				thread_start(&c, i);
+				thread_start(&an, i);
 			if (tok_is(buf, t, "svo_function"))
-				svo_function(&c, i);
+				svo_function(&an, i);
 			if (!full)
 				continue;
-			if (st.fidx >= 0) {
-				struct def *fn = &fi->funcs.v[st.fidx];
+			if (sc.func_idx >= 0) {
+				struct definition *fn = &fi->funcs.v[sc.func_idx];
 
-				add_ref(&c, fn, t, i);
+				add_ref(&an, fn, t, i);
 				if (tok_is(buf, t, "s_op"))
-					s_op_assign(&c, i, fn);
-			} else if (st.oidx >= 0 && st.okind != OBJ_SOP) {
+					s_op_assign(&an, i, fn);
+			} else if (sc.obj_idx >= 0 && sc.kind != INIT_SOP) {
 				/* an initializer: its refs lead to s_op */
-				add_ref(&c, &fi->objs.v[st.oidx], t, i);
+				add_ref(&an, &fi->objs.v[sc.obj_idx], t, i);
 			}
 			continue;
 		}
@@ -747,66 +750,66 @@ void analyze(struct file_info *fi, const char *buf, size_t len, bool full,
 
 		switch (t->val) {
 		case P1('('):
-			st.pdepth++;
+			sc.pdepth++;
 			break;
 		case P1(')'):
-			if (st.pdepth > 0)
-				st.pdepth--;
+			if (sc.pdepth > 0)
+				sc.pdepth--;
 			break;
 		case P1('='):
-			if (st.depth == 0 && st.pdepth == 0 && eq < 0)
+			if (sc.depth == 0 && sc.pdepth == 0 && eq < 0)
 				eq = i;
 			break;
 		case P1(';'):
-			if (st.depth == 0) {
+			if (sc.depth == 0) {
 				decl_start = i + 1;
 				eq = -1;
 			}
 			break;
 		case P1('.'):
-			if (full && st.depth == 1 && st.oidx >= 0 &&
-			    st.okind != OBJ_OTHER)
-				designator(&c, i, st.okind,
-					   st.okind == OBJ_FSTYPE ?
+			if (full && sc.depth == 1 && sc.obj_idx >= 0 &&
+			    sc.kind != INIT_OTHER)
+				designator(&an, i, sc.kind,
+					   sc.kind == INIT_FSTYPE ?
 					   fi->fstypes.n - 1 : fi->sops.n - 1);
 			break;
 		case P1('{'):
-			if (st.depth++ > 0)
+			if (sc.depth++ > 0)
 				break;
-			st.func = NULL;
-			st.fidx = st.oidx = -1;
-			st.okind = OBJ_OTHER;
+			sc.func = NULL;
+			sc.func_idx = sc.obj_idx = -1;
+			sc.kind = INIT_OTHER;
 			if (eq < 0) {
-				long nm = func_name(&c, i);
+				long nm = func_name(&an, i);
 
 				if (nm < 0)
 					break;
-				st.func = intern(&c, &c.t[nm]);
+				sc.func = intern(&an, &an.t[nm]);
 				if (full) {
-					struct def d = { 0 };
+					struct definition d = { 0 };
 
-					d.name = st.func;
-					d.line = c.t[nm].line;
+					d.name = sc.func;
+					d.line = an.t[nm].line;
 					vec_push(&fi->funcs, d);
-					st.fidx = (long)fi->funcs.n - 1;
-					strset_free(&c.seen);
+					sc.func_idx = (long)fi->funcs.n - 1;
+					strset_free(&an.seen);
 				}
 			} else if (full) {
-				long nm = obj_name(&c, eq);
-				struct def d = { 0 };
+				long nm = obj_name(&an, eq);
+				struct definition d = { 0 };
 
 				if (nm < 0)
 					break;
-				d.name = intern(&c, &c.t[nm]);
-				d.line = c.t[nm].line;
-				st.okind = obj_kind(&c, decl_start, eq);
-				if (st.okind == OBJ_FSTYPE) {
+				d.name = intern(&an, &an.t[nm]);
+				d.line = an.t[nm].line;
+				sc.kind = initializer_kind(&an, decl_start, eq);
+				if (sc.kind == INIT_FSTYPE) {
 					struct fstype ft = { 0 };
 
 					ft.name = d.name;
 					ft.line = d.line;
 					vec_push(&fi->fstypes, ft);
-				} else if (st.okind == OBJ_SOP) {
+				} else if (sc.kind == INIT_SOP) {
 					struct sop so = { 0 };
 
 					so.name = d.name;
@@ -814,22 +817,22 @@ void analyze(struct file_info *fi, const char *buf, size_t len, bool full,
 					vec_push(&fi->sops, so);
 				}
 				vec_push(&fi->objs, d);
-				st.oidx = (long)fi->objs.n - 1;
-				strset_free(&c.seen);
+				sc.obj_idx = (long)fi->objs.n - 1;
+				strset_free(&an.seen);
 			}
 			break;
 		case P1('}'):
-			if (st.depth > 0 && --st.depth == 0) {
-				st.func = NULL;
-				st.fidx = st.oidx = -1;
-				st.okind = OBJ_OTHER;
+			if (sc.depth > 0 && --sc.depth == 0) {
+				sc.func = NULL;
+				sc.func_idx = sc.obj_idx = -1;
+				sc.kind = INIT_OTHER;
 				decl_start = i + 1;
 				eq = -1;
 			}
 			break;
 		}
 	}
-	thread_aliases(&c);
-	strset_free(&c.names);
-	strset_free(&c.seen);
+	thread_aliases(&an);
+	strset_free(&an.names);
+	strset_free(&an.seen);
 }

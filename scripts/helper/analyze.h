@@ -37,7 +37,7 @@ struct use {
 };
 
 /* a function definition, or a file-scope "NAME = { ... }" initializer */
-struct def {
+struct definition {
 	const char *name;
 	unsigned int line;
 	strvec refs;		/* identifiers referenced (units mode) */
@@ -58,18 +58,23 @@ struct sop {
 	unsigned int line;
 };
 
-struct file_info {
-	char *path;
+/* Which file it is, whatever the path: a key of the fileset's map. */
+struct file_id {
 	dev_t dev;
 	ino_t ino;
+};
+
+struct file_info {
+	char *path;
+	struct file_id id;
 	bool lexed;
 	bool again;			/* added twice (see fileset_add) */
 	int error;			/* errno of a failed read, or 0 */
 	VEC(struct use) uses;
 	strvec threads;			/* started as threads here */
 	strvec freezable;		/* functions calling set_freezable() */
-	VEC(struct def) funcs;		/* units mode */
-	VEC(struct def) objs;		/* units mode */
+	VEC(struct definition) funcs;		/* units mode */
+	VEC(struct definition) objs;		/* units mode */
 	VEC(struct fstype) fstypes;
 	VEC(struct sop) sops;
 };

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * api.c - the table of kthread freezer API names (DESIGN.md §2.2), with a
- * small hash for the lexer's identifiers.
+ * api.c - the table of kthread freezer API names: what makes a task
+ * freezable or tests for the freezer (API_TASK), and the freezable
+ * workqueues and workers (API_WQ); with the lookup of the lexer's
+ * identifiers in it.
  *
  * A CALL is only a use when the name is followed by "(": "frozen" is also
  * a common variable and struct member name (sb->s_writers.frozen).
@@ -48,10 +50,7 @@ const struct freezer_api freezer_apis[] = {
 
 const size_t n_freezer_apis = ARRAY_SIZE(freezer_apis);
 
-#define API_HASH_SIZE 128	/* a power of two, > 2 * ARRAY_SIZE */
-
-static signed char api_hash[API_HASH_SIZE];
-static unsigned int api_hashval[ARRAY_SIZE(freezer_apis)];
+static struct hmap api_map;	/* name -> its freezer_apis[] entry */
 static pthread_once_t api_once = PTHREAD_ONCE_INIT;
 
 /* Filled on first use, once, whichever thread comes first. */
@@ -59,33 +58,24 @@ static void api_init(void)
 {
 	size_t i;
 
-	memset(api_hash, -1, sizeof(api_hash));
+	/* most identifiers are not API names: let them miss at once */
+	hmap_reserve(&api_map, n_freezer_apis);
 	for (i = 0; i < n_freezer_apis; i++) {
 		const char *n = freezer_apis[i].name;
-		unsigned int h = str_hash(n, strlen(n));
-		unsigned int j = h & (API_HASH_SIZE - 1);
 
-		api_hashval[i] = h;
-		while (api_hash[j] >= 0)
-			j = (j + 1) & (API_HASH_SIZE - 1);
-		api_hash[j] = (signed char)i;
+		hmap_add(&api_map, n, strlen(n), str_hash(n, strlen(n)),
+			 (void *)&freezer_apis[i], NULL);
 	}
 }
 
 int api_lookup(const char *s, size_t n, unsigned int h)
 {
-	unsigned int j = h & (API_HASH_SIZE - 1);
+	const struct hmap_entry *e;
 
 	pthread_once(&api_once, api_init);
-	while (api_hash[j] >= 0) {
-		int i = api_hash[j];
-		const char *name = freezer_apis[i].name;
-
-		if (api_hashval[i] == h && !strncmp(name, s, n) && !name[n])
-			return i;
-		j = (j + 1) & (API_HASH_SIZE - 1);
-	}
-	return -1;
+	e = hmap_find(&api_map, s, n, h);
+	return e ? (int)((const struct freezer_api *)e->val - freezer_apis) :
+		-1;
 }
 
 int api_index(const char *name)

@@ -60,7 +60,7 @@
  *	not be traced (from the type's initializer through the unit's
  *	functions to "sb->s_op = &S;"): the unit's are used as a whole.
  *	--json prints an array of objects with the same content (see
- *	units.c).  --force marks skip and library units as converted.
+ *	output.c).  --force marks skip and library units as converted.
  *
  * autofreeze plan [--force] [-j N] KTREE DIR
  *	For the drivers: tab-separated lines, in unit order, each unit's

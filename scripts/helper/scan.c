@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * scan.c - "autofreeze scan": every freezer API use in the given files,
- * with its context (DESIGN.md §2.1).
+ * with its context (use_context()): kthread in a thread function of the
+ * unit or for a workqueue/worker name, user in any other function, macro
+ * in a #define body, unknown at file scope.
  *
  * The kthread functions of a file are known from its whole unit: in a
  * kernel tree, the unit of the file's directory (the nearest directory
@@ -44,29 +46,30 @@ void unit_kthreads(struct file_info **files, size_t n, struct strset *set)
 	}
 }
 
-struct unit_ref {
+struct dir_unit {
 	char *dir;		/* directory of a file, as spelled */
 	char *unit;		/* its unit: a real path, or "" */
 	bool core;
 };
 
-struct rec {
+/* A use found in a file asked for, with its context. */
+struct located_use {
 	const char *file;
-	const struct use *u;
-	enum context ctx;
+	const struct use *use;
+	enum context context;
 };
 
-static int cmp_rec(const void *a, const void *b)
+static int cmp_located_use(const void *a, const void *b)
 {
-	const struct rec *x = a, *y = b;
+	const struct located_use *x = a, *y = b;
 	int r = strcmp(x->file, y->file);
 
 	if (r)
 		return r;
-	if (x->u->line != y->u->line)
-		return x->u->line < y->u->line ? -1 : 1;
-	if (x->u->col != y->u->col)
-		return x->u->col < y->u->col ? -1 : 1;
+	if (x->use->line != y->use->line)
+		return x->use->line < y->use->line ? -1 : 1;
+	if (x->use->col != y->use->col)
+		return x->use->col < y->use->col ? -1 : 1;
 	return 0;
 }
 
@@ -75,10 +78,14 @@ static void add_walked(const char *path, ino_t ino, void *arg)
 	fileset_add(arg, path, ino);
 }
 
-/* The unit of directory DIR (as spelled): a real path, or NULL. */
+/*
+ * The unit of directory DIR (as spelled): a real path, or NULL.  Outside
+ * the units of a kernel tree, DIR itself.
+ */
 static char *unit_of(const char *dir, bool *core)
 {
-	char real[PATH_MAX], *root, *u;
+	char real[PATH_MAX], *root, *rel, *u;
+	size_t n;
 
 	*core = false;
 	if (!realpath(dir, real))
@@ -86,47 +93,35 @@ static char *unit_of(const char *dir, bool *core)
 	root = ktree_root(real);
 	if (!root)
 		return NULL;
-	u = xstrdup(real);
-	for (;;) {
-		char *slash;
-
-		if (strlen(u) <= strlen(root))
-			break;
-		if (dir_is_unit(u)) {
-			char *fs = path_join(root, "fs");
-
-			*core = !strcmp(u, fs);
-			free(fs);
-			free(root);
-			return u;
-		}
-		slash = strrchr(u, '/');
-		if (!slash)
-			break;
-		*slash = '\0';
+	n = strlen(root);
+	rel = unit_dir_of(root, real + n + (real[n] == '/'));
+	if (rel) {
+		u = path_join(root, rel);
+		*core = !strcmp(rel, "fs");
+		free(rel);
+	} else {
+		u = xstrdup(real);
 	}
-	free(u);
-	u = xstrdup(real);
 	free(root);
 	return u;
 }
 
-struct member {
+struct unit_member {
 	struct file_info *fi;
 	const char *unit;
 	bool asked;
 };
 
-static int cmp_member(const void *a, const void *b)
+static int cmp_unit_member(const void *a, const void *b)
 {
-	return strcmp(((const struct member *)a)->unit,
-		      ((const struct member *)b)->unit);
+	return strcmp(((const struct unit_member *)a)->unit,
+		      ((const struct unit_member *)b)->unit);
 }
 
-static int cmp_unit_ref(const void *a, const void *b)
+static int cmp_dir_unit(const void *a, const void *b)
 {
-	return strcmp(((const struct unit_ref *)a)->dir,
-		      ((const struct unit_ref *)b)->dir);
+	return strcmp(((const struct dir_unit *)a)->dir,
+		      ((const struct dir_unit *)b)->dir);
 }
 
 static char *dir_of(const char *path)
@@ -140,40 +135,40 @@ static char *dir_of(const char *path)
 	return xstrndup(path, (size_t)(slash - path));
 }
 
-typedef VEC(struct unit_ref) refvec;
+typedef VEC(struct dir_unit) dir_unit_vec;
 
 /* Add the directories of the lexed files among the first N, with units. */
-static void add_refs(refvec *refs, struct fileset *fs, size_t n)
+static void add_dir_units(dir_unit_vec *dirs, struct fileset *fs, size_t n)
 {
-	size_t i, j, old = refs->n;
+	size_t i, j, old = dirs->n;
 
 	for (i = 0; i < n; i++) {
 		struct file_info *fi = fs->files.v[i];
-		struct unit_ref r = { 0 };
+		struct dir_unit r = { 0 };
 
 		if (!fi->lexed)
 			continue;
 		r.dir = dir_of(fi->path);
-		if (xbsearch(&r, refs->v, old, sizeof(r), cmp_unit_ref)) {
+		if (xbsearch(&r, dirs->v, old, sizeof(r), cmp_dir_unit)) {
 			free(r.dir);
 			continue;
 		}
-		vec_push(refs, r);
+		vec_push(dirs, r);
 	}
-	xqsort(refs->v + old, refs->n - old, sizeof(*refs->v), cmp_unit_ref);
-	for (i = old, j = old; i < refs->n; i++) {
-		if (j > old && !strcmp(refs->v[j - 1].dir, refs->v[i].dir)) {
-			free(refs->v[i].dir);
+	xqsort(dirs->v + old, dirs->n - old, sizeof(*dirs->v), cmp_dir_unit);
+	for (i = old, j = old; i < dirs->n; i++) {
+		if (j > old && !strcmp(dirs->v[j - 1].dir, dirs->v[i].dir)) {
+			free(dirs->v[i].dir);
 			continue;
 		}
-		refs->v[j] = refs->v[i];
-		refs->v[j].unit = unit_of(refs->v[j].dir, &refs->v[j].core);
-		if (!refs->v[j].unit)
-			refs->v[j].unit = xstrdup("");
+		dirs->v[j] = dirs->v[i];
+		dirs->v[j].unit = unit_of(dirs->v[j].dir, &dirs->v[j].core);
+		if (!dirs->v[j].unit)
+			dirs->v[j].unit = xstrdup("");
 		j++;
 	}
-	refs->n = j;
-	xqsort(refs->v, refs->n, sizeof(*refs->v), cmp_unit_ref);
+	dirs->n = j;
+	xqsort(dirs->v, dirs->n, sizeof(*dirs->v), cmp_dir_unit);
 }
 
 /*
@@ -181,58 +176,62 @@ static void add_refs(refvec *refs, struct fileset *fs, size_t n)
  * file read for its unit's sake, named by the unit's real path) the
  * longest unit that is a prefix.
  */
-static const char *file_unit(const char *path, const struct unit_ref *refs,
+static const char *file_unit(const char *path, const struct dir_unit *dirs,
 			     size_t n)
 {
-	struct unit_ref key = { 0 };
-	const struct unit_ref *r;
+	struct dir_unit key = { 0 };
+	const struct dir_unit *r;
 	const char *best = NULL;
 	size_t i, bestlen = 0;
 
 	key.dir = dir_of(path);
-	r = xbsearch(&key, refs, n, sizeof(*refs), cmp_unit_ref);
+	r = xbsearch(&key, dirs, n, sizeof(*dirs), cmp_dir_unit);
 	free(key.dir);
 	if (r)
 		return r->unit;
 	for (i = 0; i < n; i++) {
-		size_t len = strlen(refs[i].unit);
+		size_t len = strlen(dirs[i].unit);
 
-		if (len > bestlen && !strncmp(path, refs[i].unit, len) &&
+		if (len > bestlen && !strncmp(path, dirs[i].unit, len) &&
 		    path[len] == '/') {
-			best = refs[i].unit;
+			best = dirs[i].unit;
 			bestlen = len;
 		}
 	}
 	return best;
 }
 
-int cmd_scan(int argc, char **argv)
+/* One "autofreeze scan". */
+struct scan {
+	struct fileset fs;	/* the files asked for first, nasked of them */
+	size_t nasked;
+	dir_unit_vec dirs;	/* the unit of each lexed file's directory */
+	VEC(struct located_use) found;
+	int jobs;
+	bool json;
+};
+
+static const struct option scan_long_options[] = {
+	{ "json", no_argument, NULL, 'J' },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* The options into SC; returns -1 to go on, else the exit status. */
+static int scan_options(struct scan *sc, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'J' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	struct fileset fs = { 0 };
-	refvec refs = { 0 };
-	VEC(struct rec) recs = { 0 };
-	size_t nscanned, i, j;
-	int jobs = ncpus(), opt, rc = 0;
-	bool json = false;
-	char *end;
+	int opt;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+j:h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+j:h", scan_long_options,
+				  NULL)) != -1) {
 		switch (opt) {
 		case 'J':
-			json = true;
+			sc->json = true;
 			break;
 		case 'j':
-			jobs = (int)strtol(optarg, &end, 10);
-			if (*end || jobs < 1 || jobs > 1024)
-				af_die(EXIT_BADINPUT, NULL,
-				       "scan: bad job count '%s'", optarg);
+			sc->jobs = job_count("scan", optarg);
 			break;
 		case 'h':
 			printf("usage: %s scan [--json] [-j N] PATH...\n", PROG);
@@ -243,142 +242,195 @@ int cmd_scan(int argc, char **argv)
 	}
 	if (optind >= argc)
 		af_die(EXIT_BADINPUT, NULL, "scan: no PATH given");
+	return -1;
+}
 
-	for (i = (size_t)optind; i < (size_t)argc; i++) {
-		char *p = path_clean(argv[i]);
+/* The files of PATHS, read for their uses. */
+static void read_asked(struct scan *sc, char **paths, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		char *p = path_clean(paths[i]);
 
 		if (is_dir(p))
-			walk_sources(p, add_walked, NULL, &fs);
+			walk_sources(p, add_walked, NULL, &sc->fs);
 		else if (is_file(p))
-			fileset_add(&fs, p, 0);
+			fileset_add(&sc->fs, p, 0);
 		else
 			af_die(EXIT_BADINPUT, p, "%s", errno ? strerror(errno) :
 			       "not a file or directory");
 		free(p);
 	}
-	nscanned = fs.files.n;
-	fileset_process(&fs, NULL, 0, 0, jobs, PM_USES);
+	sc->nasked = sc->fs.files.n;
+	fileset_process(&sc->fs, NULL, 0, 0, sc->jobs, READ_USES);
+	add_dir_units(&sc->dirs, &sc->fs, sc->nasked);
+}
 
-	/* the unit of every lexed file's directory */
-	add_refs(&refs, &fs, nscanned);
+/*
+ * Read the rest of every unit with a use, for its threads: the new
+ * files, and those read already but not lexed (no freezer name).
+ */
+static void read_units_of_uses(struct scan *sc)
+{
+	struct fileset *fs = &sc->fs;
+	struct strset done = { 0 };
+	VEC(size_t) idx = { 0 };
+	size_t before = fs->files.n, i;
 
-	/*
-	 * Read the rest of every unit with a use, for its threads: the new
-	 * files, and those read already but not lexed (no freezer name).
-	 */
-	{
-		struct strset done = { 0 };
-		VEC(size_t) idx = { 0 };
-		size_t before = fs.files.n;
+	for (i = 0; i < sc->dirs.n; i++) {
+		const char *u = sc->dirs.v[i].unit;
 
-		for (i = 0; i < refs.n; i++) {
-			const char *u = refs.v[i].unit;
-
-			if (!*u || !strset_add(&done, u))
-				continue;
-			fileset_add_unit(&fs, u, refs.v[i].core);
-		}
-		strset_free(&done);
-		for (i = 0; i < fs.files.n; i++)
-			if (i >= before || (fs.files.v[i]->again &&
-					    !fs.files.v[i]->lexed))
-				vec_push(&idx, i);
-		fileset_process(&fs, idx.v, idx.n, 0, jobs, PM_ANY);
-		vec_free(&idx);
-		/* files asked for, lexed now: only for their threads */
-		add_refs(&refs, &fs, nscanned);
+		if (!*u || !strset_add(&done, u))
+			continue;
+		fileset_add_unit(fs, u, sc->dirs.v[i].core);
 	}
+	strset_free(&done);
+	for (i = 0; i < fs->files.n; i++)
+		if (i >= before || (fs->files.v[i]->again &&
+				    !fs->files.v[i]->lexed))
+			vec_push(&idx, i);
+	fileset_process(fs, idx.v, idx.n, 0, sc->jobs, READ_THREADS);
+	vec_free(&idx);
+	/* files asked for, lexed now: only for their threads */
+	add_dir_units(&sc->dirs, fs, sc->nasked);
+}
 
-	/* kthread functions per unit, then the context of each use */
-	{
-		VEC(struct member) mem = { 0 };
+/* The uses of the files asked for in MEMBERS[0..N), one unit's. */
+static void unit_uses(struct scan *sc, const struct unit_member *members,
+		      size_t n)
+{
+	VEC(struct file_info *) group = { 0 };
+	struct strset kt = { 0 };
+	size_t k, l;
 
-		for (i = 0; i < fs.files.n; i++) {
-			struct file_info *fi = fs.files.v[i];
-			struct member m = { fi, NULL, i < nscanned };
+	for (k = 0; k < n; k++)
+		vec_push(&group, members[k].fi);
+	unit_kthreads(group.v, group.n, &kt);
+	for (k = 0; k < n; k++) {
+		struct file_info *fi = members[k].fi;
 
-			if (!fi->lexed)
-				continue;
-			m.unit = file_unit(fi->path, refs.v, refs.n);
-			if (m.unit)
-				vec_push(&mem, m);
+		if (!members[k].asked)
+			continue;
+		for (l = 0; l < fi->uses.n; l++) {
+			struct located_use r;
+
+			r.file = fi->path;
+			r.use = &fi->uses.v[l];
+			r.context = use_context(r.use, &kt);
+			vec_push(&sc->found, r);
 		}
-		xqsort(mem.v, mem.n, sizeof(*mem.v), cmp_member);
-		for (i = 0; i < mem.n; i = j) {
-			VEC(struct file_info *) group = { 0 };
-			struct strset kt = { 0 };
-			size_t k, l;
-
-			for (j = i; j < mem.n &&
-			     !strcmp(mem.v[j].unit, mem.v[i].unit); j++)
-				vec_push(&group, mem.v[j].fi);
-			unit_kthreads(group.v, group.n, &kt);
-			for (k = i; k < j; k++) {
-				struct file_info *fi = mem.v[k].fi;
-
-				if (!mem.v[k].asked)
-					continue;
-				for (l = 0; l < fi->uses.n; l++) {
-					struct rec r;
-
-					r.file = fi->path;
-					r.u = &fi->uses.v[l];
-					r.ctx = use_context(r.u, &kt);
-					vec_push(&recs, r);
-				}
-			}
-			strset_free(&kt);
-			vec_free(&group);
-		}
-		vec_free(&mem);
 	}
+	strset_free(&kt);
+	vec_free(&group);
+}
 
-	xqsort(recs.v, recs.n, sizeof(*recs.v), cmp_rec);
+/* Kthread functions per unit, then the context of each use, sorted. */
+static void find_contexts(struct scan *sc)
+{
+	VEC(struct unit_member) members = { 0 };
+	size_t i, j;
 
-	if (json)
+	for (i = 0; i < sc->fs.files.n; i++) {
+		struct file_info *fi = sc->fs.files.v[i];
+		struct unit_member m = { fi, NULL, i < sc->nasked };
+
+		if (!fi->lexed)
+			continue;
+		m.unit = file_unit(fi->path, sc->dirs.v, sc->dirs.n);
+		if (m.unit)
+			vec_push(&members, m);
+	}
+	xqsort(members.v, members.n, sizeof(*members.v), cmp_unit_member);
+	for (i = 0; i < members.n; i = j) {
+		j = i + 1;
+		while (j < members.n &&
+		       !strcmp(members.v[j].unit, members.v[i].unit))
+			j++;
+		unit_uses(sc, members.v + i, j - i);
+	}
+	vec_free(&members);
+	xqsort(sc->found.v, sc->found.n, sizeof(*sc->found.v),
+	       cmp_located_use);
+}
+
+static void print_found(const struct scan *sc)
+{
+	size_t i;
+
+	if (sc->json)
 		putchar('[');
-	for (i = 0; i < recs.n; i++) {
-		const struct rec *r = &recs.v[i];
-		const char *fn = r->u->func ? r->u->func : "-";
+	for (i = 0; i < sc->found.n; i++) {
+		const struct located_use *r = &sc->found.v[i];
+		const char *fn = r->use->func ? r->use->func : "-";
 
-		if (!json) {
-			printf("%s:%u:%u: %s %s %s\n", r->file, r->u->line,
-			       r->u->col, freezer_apis[r->u->api].name,
-			       context_names[r->ctx], fn);
+		if (!sc->json) {
+			printf("%s:%u:%u: %s %s %s\n", r->file, r->use->line,
+			       r->use->col, freezer_apis[r->use->api].name,
+			       context_names[r->context], fn);
 			continue;
 		}
 		printf("%s\n  {\"file\": ", i ? "," : "");
 		json_str(stdout, r->file);
 		printf(", \"line\": %u, \"col\": %u, \"api\": \"%s\", "
 		       "\"context\": \"%s\", \"function\": ",
-		       r->u->line, r->u->col, freezer_apis[r->u->api].name,
-		       context_names[r->ctx]);
-		if (r->u->func)
+		       r->use->line, r->use->col, freezer_apis[r->use->api].name,
+		       context_names[r->context]);
+		if (r->use->func)
 			json_str(stdout, fn);
 		else
 			fputs("null", stdout);
 		putchar('}');
 	}
-	if (json)
-		printf("%s]\n", recs.n ? "\n" : "");
+	if (sc->json)
+		printf("%s]\n", sc->found.n ? "\n" : "");
+}
 
-	for (i = 0; i < nscanned; i++) {
-		if (fs.files.v[i]->error) {
-			af_warn(fs.files.v[i]->path, "%s",
-				strerror(fs.files.v[i]->error));
+/* The files asked for that could not be read: EXIT_RUNTIME, or 0. */
+static int report_errors(const struct scan *sc)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < sc->nasked; i++) {
+		if (sc->fs.files.v[i]->error) {
+			af_warn(sc->fs.files.v[i]->path, "%s",
+				strerror(sc->fs.files.v[i]->error));
 			rc = EXIT_RUNTIME;
 		}
 	}
-	if (fflush(stdout) || ferror(stdout)) {
-		af_warn(NULL, "write error on standard output");
+	return rc;
+}
+
+static void scan_free(struct scan *sc)
+{
+	size_t i;
+
+	for (i = 0; i < sc->dirs.n; i++) {
+		free(sc->dirs.v[i].dir);
+		free(sc->dirs.v[i].unit);
+	}
+	vec_free(&sc->dirs);
+	vec_free(&sc->found);
+	fileset_free(&sc->fs);
+}
+
+int cmd_scan(int argc, char **argv)
+{
+	struct scan sc = { 0 };
+	int rc;
+
+	sc.jobs = ncpus();
+	rc = scan_options(&sc, argc, argv);
+	if (rc >= 0)
+		return rc;
+	read_asked(&sc, argv + optind, argc - optind);
+	read_units_of_uses(&sc);
+	find_contexts(&sc);
+	print_found(&sc);
+	rc = report_errors(&sc);
+	if (flush_stdout())
 		rc = EXIT_RUNTIME;
-	}
-	for (i = 0; i < refs.n; i++) {
-		free(refs.v[i].dir);
-		free(refs.v[i].unit);
-	}
-	vec_free(&refs);
-	vec_free(&recs);
-	fileset_free(&fs);
+	scan_free(&sc);
 	return rc;
 }

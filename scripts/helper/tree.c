@@ -19,107 +19,70 @@
 #include "lex.h"
 #include "tree.h"
 
-static unsigned long long file_key(dev_t dev, ino_t ino)
+/* Inode numbers are dense: a multiplicative hash spreads them. */
+static unsigned int file_id_hash(const struct file_id *id)
 {
-	return (unsigned long long)ino * 1000003ull ^ (unsigned long long)dev;
-}
+	unsigned long long k = (unsigned long long)id->ino * 1000003ull ^
+		(unsigned long long)id->dev;
 
-static size_t key_slot(unsigned long long key, size_t cap)
-{
-	return (size_t)(key * 0x9e3779b97f4a7c15ull >> 20) & (cap - 1);
-}
-
-/* Add KEY for file INDEX; if it was there, return its file's index. */
-static size_t seen_add(struct fileset *fs, unsigned long long key,
-		       size_t index)
-{
-	size_t j;
-
-	if (2 * (fs->seen.n + 1) > fs->seen.cap) {
-		unsigned long long *old = fs->seen.slot;
-		size_t *oldidx = fs->seen.index;
-		size_t oldcap = fs->seen.cap, i;
-
-		fs->seen.cap = oldcap ? 2 * oldcap : 1024;
-		fs->seen.slot = xcalloc(fs->seen.cap, sizeof(*old));
-		fs->seen.index = xcalloc(fs->seen.cap, sizeof(*oldidx));
-		for (i = 0; i < oldcap; i++) {
-			if (!old[i])
-				continue;
-			j = key_slot(old[i], fs->seen.cap);
-			while (fs->seen.slot[j])
-				j = (j + 1) & (fs->seen.cap - 1);
-			fs->seen.slot[j] = old[i];
-			fs->seen.index[j] = oldidx[i];
-		}
-		free(old);
-		free(oldidx);
-	}
-	j = key_slot(key, fs->seen.cap);
-	while (fs->seen.slot[j]) {
-		if (fs->seen.slot[j] == key)
-			return fs->seen.index[j];
-		j = (j + 1) & (fs->seen.cap - 1);
-	}
-	fs->seen.slot[j] = key;
-	fs->seen.index[j] = index;
-	fs->seen.n++;
-	return (size_t)-1;
+	return (unsigned int)(k * 0x9e3779b97f4a7c15ull >> 32);
 }
 
 struct file_info *fileset_add(struct fileset *fs, const char *path,
 			      ino_t ino)
 {
-	struct file_info *fi;
+	struct file_info *fi = xcalloc(1, sizeof(*fi));
 	struct stat st;
-	dev_t dev = 0;
 
 	/* one device per walk in practice; stat for the device once */
 	if (!ino || !fs->files.n) {
 		if (stat(path, &st) == 0) {
 			ino = st.st_ino;
-			dev = st.st_dev;
+			fi->id.dev = st.st_dev;
 		}
 	} else {
-		dev = fs->files.v[0]->dev;
+		fi->id.dev = fs->files.v[0]->id.dev;
 	}
+	fi->id.ino = ino;
 	if (ino) {
-		size_t old = seen_add(fs, file_key(dev, ino) | 1,
-				      fs->files.n);
+		bool added;
+		struct hmap_entry *e;
 
-		if (old != (size_t)-1) {
-			fs->files.v[old]->again = true;
+		e = hmap_add(&fs->by_id, &fi->id, sizeof(fi->id),
+			     file_id_hash(&fi->id), fi, &added);
+		if (!added) {
+			((struct file_info *)e->val)->again = true;
+			free(fi);
 			return NULL;
 		}
 	}
-	fi = xcalloc(1, sizeof(*fi));
 	fi->path = xstrdup(path);
-	fi->dev = dev;
-	fi->ino = ino;
 	vec_push(&fs->files, fi);
 	return fi;
 }
 
-struct work {
+struct work_queue {
 	struct fileset *fs;
 	const size_t *idx;
 	size_t next, end, from;
-	enum pmode mode;
+	enum read_depth depth;
 };
 
 struct worker {
-	struct work *w;
+	struct work_queue *w;
 	struct arena *arena;
 	pthread_t tid;
 };
 
-#define CHUNK (256u << 10)
-#define CARRY 16	/* longer than any needle of the filters */
+/* Big files go through the filters in chunks, overlapping by a needle. */
+#define FILTER_CHUNK	(256u << 10)
+#define FILTER_OVERLAP	16	/* longer than any needle of the filters */
 
-static bool wanted(const char *data, size_t len, enum pmode mode)
+static bool passes_filter(const char *data, size_t len,
+			  enum read_depth depth)
 {
-	return mode == PM_FULL || may_use_freezer(data, len) ||
-		(mode == PM_ANY && may_start_thread(data, len));
+	return depth == READ_FULL || may_use_freezer(data, len) ||
+		(depth == READ_THREADS && may_start_thread(data, len));
 }
 
 static ssize_t read_full(int fd, char *buf, size_t n)
@@ -146,8 +109,9 @@ static ssize_t read_full(int fd, char *buf, size_t n)
  * and only mapped when it is wanted.  Returns 1 with *DATA, *LEN (and
  * *MAPPED) set, 0 when the filters skip the file, -1 with errno.
  */
-static int load(const char *path, enum pmode mode, char **buf, size_t *cap,
-		const char **data, size_t *len, bool *mapped)
+static int load_source(const char *path, enum read_depth depth, char **buf,
+		       size_t *cap, const char **data, size_t *len,
+		       bool *mapped)
 {
 	struct stat st;
 	size_t carry = 0;
@@ -158,38 +122,39 @@ static int load(const char *path, enum pmode mode, char **buf, size_t *cap,
 	fd = open_source(path, &st);
 	if (fd < 0)
 		return -1;
-	if (*cap < CHUNK + CARRY) {
-		*cap = CHUNK + CARRY;
+	if (*cap < FILTER_CHUNK + FILTER_OVERLAP) {
+		*cap = FILTER_CHUNK + FILTER_OVERLAP;
 		free(*buf);
 		*buf = xmalloc(*cap);
 	}
-	if (st.st_size < (off_t)CHUNK) {
+	if (st.st_size < (off_t)FILTER_CHUNK) {
 		/* one read; the file may have grown: then go on below */
-		n = read_full(fd, *buf, CHUNK);
+		n = read_full(fd, *buf, FILTER_CHUNK);
 		if (n < 0)
 			goto fail;
-		if (n < (ssize_t)CHUNK) {
+		if (n < (ssize_t)FILTER_CHUNK) {
 			close(fd);
 			*data = *buf;
 			*len = (size_t)n;
-			return wanted(*buf, *len, mode);
+			return passes_filter(*buf, *len, depth);
 		}
 		if (lseek(fd, 0, SEEK_SET) < 0)
 			goto fail;
 	}
-	if (mode != PM_FULL) {
+	if (depth != READ_FULL) {
 		for (;;) {
-			n = read_full(fd, *buf + carry, CHUNK);
+			n = read_full(fd, *buf + carry, FILTER_CHUNK);
 			if (n < 0)
 				goto fail;
-			if (wanted(*buf, carry + (size_t)n, mode)) {
+			if (passes_filter(*buf, carry + (size_t)n, depth)) {
 				rc = 1;
 				break;
 			}
-			if (n < (ssize_t)CHUNK)
+			if (n < (ssize_t)FILTER_CHUNK)
 				break;
-			memmove(*buf, *buf + carry + (size_t)n - CARRY, CARRY);
-			carry = CARRY;
+			memmove(*buf, *buf + carry + (size_t)n -
+				FILTER_OVERLAP, FILTER_OVERLAP);
+			carry = FILTER_OVERLAP;
 		}
 		if (!rc) {
 			close(fd);
@@ -216,7 +181,7 @@ fail:
 static void *worker_run(void *arg)
 {
 	struct worker *wk = arg;
-	struct work *w = wk->w;
+	struct work_queue *w = wk->w;
 	struct token *toks = NULL;
 	size_t tokcap = 0, cap = 0, len;
 	char *buf = NULL;
@@ -233,13 +198,14 @@ static void *worker_run(void *arg)
 		fi = w->fs->files.v[w->idx ? w->idx[i] : w->from + i];
 		if (fi->lexed)
 			continue;
-		r = load(fi->path, w->mode, &buf, &cap, &data, &len, &mapped);
+		r = load_source(fi->path, w->depth, &buf, &cap, &data, &len,
+				&mapped);
 		if (r < 0) {
 			fi->error = errno;
 			continue;
 		}
 		if (r > 0)
-			analyze(fi, data, len, w->mode == PM_FULL, wk->arena,
+			analyze(fi, data, len, w->depth == READ_FULL, wk->arena,
 				&toks, &tokcap);
 		if (mapped)
 			munmap((void *)data, len ? len : 1);
@@ -256,9 +222,9 @@ static void *worker_run(void *arg)
 }
 
 void fileset_process(struct fileset *fs, const size_t *idx, size_t n,
-		     size_t from, int jobs, enum pmode mode)
+		     size_t from, int jobs, enum read_depth depth)
 {
-	struct work w = { 0 };
+	struct work_queue w = { 0 };
 	struct worker *wk;
 	int i;
 
@@ -266,7 +232,7 @@ void fileset_process(struct fileset *fs, const size_t *idx, size_t n,
 	w.idx = idx;
 	w.from = from;
 	w.end = idx ? n : (from < fs->files.n ? fs->files.n - from : 0);
-	w.mode = mode;
+	w.depth = depth;
 	if (!w.end)
 		return;
 	if (jobs < 1)
@@ -289,7 +255,7 @@ void fileset_process(struct fileset *fs, const size_t *idx, size_t n,
 	free(wk);
 }
 
-static void def_free(struct def *d)
+static void definition_free(struct definition *d)
 {
 	vec_free(&d->refs);
 	vec_free(&d->sops);
@@ -307,9 +273,9 @@ void fileset_free(struct fileset *fs)
 		vec_free(&fi->threads);
 		vec_free(&fi->freezable);
 		for (j = 0; j < fi->funcs.n; j++)
-			def_free(&fi->funcs.v[j]);
+			definition_free(&fi->funcs.v[j]);
 		for (j = 0; j < fi->objs.n; j++)
-			def_free(&fi->objs.v[j]);
+			definition_free(&fi->objs.v[j]);
 		vec_free(&fi->funcs);
 		vec_free(&fi->objs);
 		vec_free(&fi->fstypes);
@@ -322,9 +288,7 @@ void fileset_free(struct fileset *fs)
 		free(fs->arenas.v[i]);
 	}
 	vec_free(&fs->arenas);
-	free(fs->seen.slot);
-	free(fs->seen.index);
-	memset(&fs->seen, 0, sizeof(fs->seen));
+	hmap_free(&fs->by_id);
 }
 
 bool dir_has_c(const char *dir)
@@ -357,42 +321,57 @@ bool dir_is_unit(const char *dir)
 	return r;
 }
 
+char *unit_dir_of(const char *ktree, const char *rel)
+{
+	char *r;
+
+	if (!*rel || !strcmp(rel, "."))
+		return NULL;
+	r = xstrdup(rel);
+	for (;;) {
+		char *p = path_join(ktree, r), *slash = strrchr(r, '/');
+		bool unit = dir_is_unit(p);
+
+		free(p);
+		if (unit)
+			return r;
+		if (!slash)
+			break;
+		*slash = '\0';
+	}
+	free(r);
+	return NULL;
+}
+
 static bool skip_nested_unit(const char *path, void *arg)
 {
 	(void)arg;
 	return dir_is_unit(path);
 }
 
-static void add_one(const char *path, ino_t ino, void *arg)
+static void add_walked(const char *path, ino_t ino, void *arg)
 {
 	fileset_add(arg, path, ino);
 }
 
+static bool is_c_file(const char *dir, const char *name, unsigned char type)
+{
+	(void)dir;
+	return type == DT_REG && is_c_source(name);
+}
+
 void fileset_add_unit(struct fileset *fs, const char *unitdir, bool core)
 {
-	if (core) {
-		/* fs (core): the files at the top of fs/ only */
-		struct dirent *de;
-		strvec names = { 0 };
-		size_t i;
-		DIR *d = opendir(unitdir);
+	strvec paths = { 0 };
+	size_t i;
 
-		if (!d)
-			return;
-		while ((de = readdir(d)))
-			if (de->d_type == DT_REG && is_c_source(de->d_name))
-				vec_push(&names, xstrdup(de->d_name));
-		closedir(d);
-		xqsort(names.v, names.n, sizeof(*names.v), cmp_strp);
-		for (i = 0; i < names.n; i++) {
-			char *p = path_join(unitdir, names.v[i]);
-
-			fileset_add(fs, p, 0);
-			free(p);
-			free(names.v[i]);
-		}
-		vec_free(&names);
+	if (!core) {
+		walk_sources(unitdir, add_walked, skip_nested_unit, fs);
 		return;
 	}
-	walk_sources(unitdir, add_one, skip_nested_unit, fs);
+	/* fs (core): the files at the top of fs/ only */
+	list_dir(unitdir, unitdir, is_c_file, &paths);
+	for (i = 0; i < paths.n; i++)
+		fileset_add(fs, paths.v[i], 0);
+	strvec_free(&paths);
 }

@@ -14,11 +14,7 @@
 struct fileset {
 	VEC(struct file_info *) files;
 	VEC(struct arena *) arenas;	/* one per worker run */
-	struct {			/* (dev, ino) of every file added */
-		unsigned long long *slot;
-		size_t *index;		/* its index in files */
-		size_t n, cap;
-	} seen;
+	struct hmap by_id;		/* file_id -> its file_info */
 };
 
 /*
@@ -29,10 +25,11 @@ struct fileset {
 struct file_info *fileset_add(struct fileset *fs, const char *path,
 			      ino_t ino);
 
-enum pmode {
-	PM_USES,	/* lex files that may use the freezer */
-	PM_ANY,		/* ... or may start a thread */
-	PM_FULL,	/* lex everything, with functions and objects */
+/* How much of each file fileset_process() reads. */
+enum read_depth {
+	READ_USES,	/* lex the files that may use the freezer */
+	READ_THREADS,	/* ... or may start a thread */
+	READ_FULL,	/* lex every file, with functions and initializers */
 };
 
 /*
@@ -40,18 +37,26 @@ enum pmode {
  * NULL) with JOBS threads.
  */
 void fileset_process(struct fileset *fs, const size_t *idx, size_t n,
-		     size_t from, int jobs, enum pmode mode);
+		     size_t from, int jobs, enum read_depth depth);
 
 void fileset_free(struct fileset *fs);
 
 /*
  * A unit directory: it has a Makefile with obj- lines and C files of its
- * own (DESIGN.md §2.3).
+ * own (fs/smb, whose Makefile only enters its subdirectories, is not).
  */
 bool dir_is_unit(const char *dir);
 
 /* True when DIR directly holds a *.c file. */
 bool dir_has_c(const char *dir);
+
+/*
+ * The unit holding REL, a directory of the kernel tree KTREE: REL or
+ * the nearest directory above it that is a unit (the top of the tree
+ * never is: REL "" or "." has none).  Relative to KTREE, malloc'ed, or
+ * NULL.
+ */
+char *unit_dir_of(const char *ktree, const char *rel);
 
 /* Add every source file of unit UNITDIR: nested units are skipped. */
 void fileset_add_unit(struct fileset *fs, const char *unitdir, bool core);

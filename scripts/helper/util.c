@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * util.c - errors, memory, arenas, string sets, files and directories.
+ * util.c - errors, memory, arenas, the hash map and string sets, files
+ * and directories.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -139,7 +140,6 @@ void arena_free(struct arena *a)
 	a->left = 0;
 }
 
-/* FNV-1a; the lexer computes the same hash for identifiers. */
 unsigned int str_hash(const char *s, size_t n)
 {
 	unsigned int h = 2166136261u;
@@ -152,56 +152,90 @@ unsigned int str_hash(const char *s, size_t n)
 	return h;
 }
 
-static void strset_resize(struct strset *s, size_t cap)
+/* The free slot where an entry of HASH goes (M has one). */
+static struct hmap_entry *hmap_free_slot(const struct hmap *m,
+					 unsigned int hash)
 {
-	const char **old = s->slot;
-	size_t oldcap = s->cap, i;
+	size_t j = hash & (m->cap - 1);
 
-	s->slot = xcalloc(cap, sizeof(*s->slot));
-	s->cap = cap;
-	for (i = 0; i < oldcap; i++) {
-		size_t j;
+	while (m->slot[j].key)
+		j = (j + 1) & (m->cap - 1);
+	return &m->slot[j];
+}
 
-		if (!old[i])
-			continue;
-		j = str_hash(old[i], strlen(old[i])) & (cap - 1);
-		while (s->slot[j])
-			j = (j + 1) & (cap - 1);
-		s->slot[j] = old[i];
+static void hmap_resize(struct hmap *m, size_t cap)
+{
+	struct hmap old = *m;
+	size_t i;
+
+	m->slot = xcalloc(cap, sizeof(*m->slot));
+	m->cap = cap;
+	for (i = 0; i < old.cap; i++)
+		if (old.slot[i].key)
+			*hmap_free_slot(m, old.slot[i].hash) = old.slot[i];
+	free(old.slot);
+}
+
+struct hmap_entry *hmap_add(struct hmap *m, const void *key, size_t len,
+			    unsigned int hash, void *val, bool *added)
+{
+	struct hmap_entry *e;
+	size_t j;
+
+	if (2 * (m->n + 1) > m->cap)
+		hmap_resize(m, m->cap ? 2 * m->cap : 16);
+	for (j = hash & (m->cap - 1); m->slot[j].key;
+	     j = (j + 1) & (m->cap - 1)) {
+		if (hmap_entry_is(&m->slot[j], key, len, hash)) {
+			if (added)
+				*added = false;
+			return &m->slot[j];
+		}
 	}
-	free(old);
+	e = &m->slot[j];
+	e->key = key;
+	e->len = (unsigned int)len;
+	e->hash = hash;
+	e->val = val;
+	m->n++;
+	if (added)
+		*added = true;
+	return e;
+}
+
+void hmap_reserve(struct hmap *m, size_t n)
+{
+	size_t cap = m->cap ? m->cap : 16;
+
+	while (cap < 4 * n)
+		cap *= 2;
+	if (cap > m->cap)
+		hmap_resize(m, cap);
+}
+
+void hmap_free(struct hmap *m)
+{
+	free(m->slot);
+	m->slot = NULL;
+	m->n = m->cap = 0;
 }
 
 bool strset_add(struct strset *s, const char *str)
 {
-	size_t j;
+	size_t n = strlen(str);
+	bool added;
 
-	if (2 * (s->n + 1) > s->cap)
-		strset_resize(s, s->cap ? 2 * s->cap : 16);
-	j = str_hash(str, strlen(str)) & (s->cap - 1);
-	while (s->slot[j]) {
-		if (!strcmp(s->slot[j], str))
-			return false;
-		j = (j + 1) & (s->cap - 1);
-	}
-	s->slot[j] = str;
-	s->n++;
-	return true;
+	hmap_add(&s->map, str, n, str_hash(str, n), NULL, &added);
+	return added;
 }
 
 const char *strset_get(const struct strset *s, const char *str)
 {
-	size_t j;
+	size_t n = strlen(str);
+	const struct hmap_entry *e = hmap_find(&s->map, str, n,
+					       str_hash(str, n));
 
-	if (!s->cap)
-		return NULL;
-	j = str_hash(str, strlen(str)) & (s->cap - 1);
-	while (s->slot[j]) {
-		if (!strcmp(s->slot[j], str))
-			return s->slot[j];
-		j = (j + 1) & (s->cap - 1);
-	}
-	return NULL;
+	return e ? e->key : NULL;
 }
 
 bool strset_has(const struct strset *s, const char *str)
@@ -211,9 +245,7 @@ bool strset_has(const struct strset *s, const char *str)
 
 void strset_free(struct strset *s)
 {
-	free(s->slot);
-	s->slot = NULL;
-	s->n = s->cap = 0;
+	hmap_free(&s->map);
 }
 
 void xqsort(void *base, size_t n, size_t size,
@@ -234,14 +266,23 @@ int cmp_strp(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+void strvec_free(strvec *v)
+{
+	size_t i;
+
+	for (i = 0; i < v->n; i++)
+		free(v->v[i]);
+	vec_free(v);
+}
+
 const char **strset_sorted(const struct strset *s, size_t *n)
 {
-	const char **v = xmalloc((s->n ? s->n : 1) * sizeof(*v));
+	const char **v = xmalloc((s->map.n ? s->map.n : 1) * sizeof(*v));
 	size_t i, k = 0;
 
-	for (i = 0; i < s->cap; i++)
-		if (s->slot[i])
-			v[k++] = s->slot[i];
+	for (i = 0; i < s->map.cap; i++)
+		if (s->map.slot[i].key)
+			v[k++] = s->map.slot[i].key;
 	xqsort(v, k, sizeof(*v), cmp_strp);
 	*n = k;
 	return v;
@@ -373,23 +414,62 @@ char *path_clean(const char *path)
 	return p;
 }
 
-struct dent {
+void list_dir(const char *dir, const char *prefix,
+	      bool (*want)(const char *dir, const char *name,
+			   unsigned char type), strvec *out)
+{
+	struct dirent *de;
+	strvec names = { 0 };
+	size_t i;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return;
+	while ((de = readdir(d)))
+		if (want(dir, de->d_name, de->d_type))
+			vec_push(&names, xstrdup(de->d_name));
+	closedir(d);
+	xqsort(names.v, names.n, sizeof(*names.v), cmp_strp);
+	for (i = 0; i < names.n; i++)
+		vec_push(out, path_join(prefix, names.v[i]));
+	strvec_free(&names);
+}
+
+static bool is_subdir(const char *dir, const char *name, unsigned char type)
+{
+	char *p;
+	bool r;
+
+	if (name[0] == '.' || (type != DT_DIR && type != DT_UNKNOWN))
+		return false;
+	p = path_join(dir, name);
+	r = is_dir(p);
+	free(p);
+	return r;
+}
+
+void list_subdirs(const char *dir, const char *prefix, strvec *out)
+{
+	list_dir(dir, prefix, is_subdir, out);
+}
+
+struct dir_entry {
 	char *name;
 	unsigned char type;
 	ino_t ino;
 };
 
-static int cmp_dent(const void *a, const void *b)
+static int cmp_dir_entry(const void *a, const void *b)
 {
-	return strcmp(((const struct dent *)a)->name,
-		      ((const struct dent *)b)->name);
+	return strcmp(((const struct dir_entry *)a)->name,
+		      ((const struct dir_entry *)b)->name);
 }
 
 int walk_sources(const char *dir,
 		 void (*fn)(const char *path, ino_t ino, void *arg),
 		 bool (*skip_dir)(const char *path, void *arg), void *arg)
 {
-	VEC(struct dent) ents = { 0 };
+	VEC(struct dir_entry) ents = { 0 };
 	struct dirent *de;
 	size_t i;
 	DIR *d;
@@ -401,7 +481,7 @@ int walk_sources(const char *dir,
 	}
 	while ((de = readdir(d))) {
 		const char *n = de->d_name;
-		struct dent e;
+		struct dir_entry e;
 
 		if (n[0] == '.' && (!n[1] || (n[1] == '.' && !n[2]) ||
 				    !strcmp(n, ".git")))
@@ -422,7 +502,7 @@ int walk_sources(const char *dir,
 		vec_push(&ents, e);
 	}
 	closedir(d);
-	xqsort(ents.v, ents.n, sizeof(*ents.v), cmp_dent);
+	xqsort(ents.v, ents.n, sizeof(*ents.v), cmp_dir_entry);
 	for (i = 0; i < ents.n; i++) {
 		char *path = path_join(dir, ents.v[i].name);
 
@@ -462,4 +542,23 @@ int ncpus(void)
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 
 	return n < 1 ? 1 : (int)n;
+}
+
+int job_count(const char *cmd, const char *arg)
+{
+	char *end;
+	int n = (int)strtol(arg, &end, 10);
+
+	if (*end || n < 1 || n > 1024)
+		af_die(EXIT_BADINPUT, NULL, "%s: bad job count '%s'", cmd, arg);
+	return n;
+}
+
+int flush_stdout(void)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		af_warn(NULL, "write error on standard output");
+		return EXIT_RUNTIME;
+	}
+	return 0;
 }

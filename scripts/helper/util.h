@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * util.h - small helpers shared by the autofreeze helper: errors, memory,
- * growable arrays, string arenas and sets, file reading, directory walks
- * and JSON string output.
+ * growable arrays, string arenas, the hash map and string sets, file
+ * reading, directory walks and JSON string output.
  */
 #ifndef AF_UTIL_H
 #define AF_UTIL_H
@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -72,13 +73,68 @@ struct arena {
 char *arena_strndup(struct arena *a, const char *s, size_t n);
 void arena_free(struct arena *a);
 
-/* A set of strings (pointers are not copied: the caller keeps them). */
-struct strset {
-	const char **slot;
-	size_t n, cap;
+/* FNV-1a of S[0..N); the lexer computes the same for identifiers. */
+unsigned int str_hash(const char *s, size_t n);
+
+/*
+ * A hash map from byte-string keys to pointers, the one hash table of
+ * the helper: open addressing, linear probing, at most half full.  Keys
+ * are not copied: the caller keeps them alive as long as the map.  HASH
+ * is str_hash() of the key, passed in so that a caller holding it (the
+ * lexer does) need not compute it again.  Empty when zeroed.
+ */
+struct hmap_entry {
+	const void *key;	/* NULL in a free slot */
+	unsigned int len;	/* keys are short: names, file ids */
+	unsigned int hash;
+	void *val;
 };
 
-unsigned int str_hash(const char *s, size_t n);
+struct hmap {
+	struct hmap_entry *slot;
+	size_t n, cap;		/* cap is 0 or a power of two */
+};
+
+static inline bool hmap_entry_is(const struct hmap_entry *e,
+				 const void *key, size_t len,
+				 unsigned int hash)
+{
+	return e->hash == hash && e->len == len && !memcmp(e->key, key, len);
+}
+
+/* The entry for KEY[0..LEN), or NULL; inline: the lexer's hot path. */
+static inline struct hmap_entry *hmap_find(const struct hmap *m,
+					   const void *key, size_t len,
+					   unsigned int hash)
+{
+	size_t j;
+
+	if (!m->cap)
+		return NULL;
+	for (j = hash & (m->cap - 1); m->slot[j].key;
+	     j = (j + 1) & (m->cap - 1))
+		if (hmap_entry_is(&m->slot[j], key, len, hash))
+			return &m->slot[j];
+	return NULL;
+}
+/*
+ * The entry for KEY[0..LEN), added with VAL when there was none (then
+ * *ADDED, when given, is true).
+ */
+struct hmap_entry *hmap_add(struct hmap *m, const void *key, size_t len,
+			    unsigned int hash, void *val, bool *added);
+/*
+ * Make room for N entries, at most a quarter full: fewer collisions, for
+ * a table mostly asked for what it does not hold.
+ */
+void hmap_reserve(struct hmap *m, size_t n);
+void hmap_free(struct hmap *m);
+
+/* A set of strings: an hmap without values. */
+struct strset {
+	struct hmap map;
+};
+
 bool strset_add(struct strset *s, const char *str);	/* true if new */
 bool strset_has(const struct strset *s, const char *str);
 /* The member equal to STR, or NULL. */
@@ -86,6 +142,11 @@ const char *strset_get(const struct strset *s, const char *str);
 void strset_free(struct strset *s);
 /* The members, sorted with strcmp; the array is malloc'ed. */
 const char **strset_sorted(const struct strset *s, size_t *n);
+
+static inline size_t strset_size(const struct strset *s)
+{
+	return s->map.n;
+}
 
 /* qsort() and bsearch() that take an empty (NULL) array */
 void xqsort(void *base, size_t n, size_t size,
@@ -96,6 +157,8 @@ void *xbsearch(const void *key, const void *base, size_t n, size_t size,
 typedef VEC(char *) strvec;
 typedef VEC(char) charvec;
 int cmp_strp(const void *a, const void *b);
+/* Free the strings of V, then V. */
+void strvec_free(strvec *v);
 
 /* Read a whole file; returns 0, or -1 with errno set. */
 int open_source(const char *path, struct stat *st);
@@ -119,6 +182,17 @@ int walk_sources(const char *dir,
 		 void (*fn)(const char *path, ino_t ino, void *arg),
 		 bool (*skip_dir)(const char *path, void *arg), void *arg);
 
+/*
+ * The entries of DIR that WANT accepts (given DIR, the entry's name and
+ * its d_type), sorted by name, each as PREFIX/NAME, malloc'ed, appended
+ * to OUT.  An unreadable DIR has none.
+ */
+void list_dir(const char *dir, const char *prefix,
+	      bool (*want)(const char *dir, const char *name,
+			   unsigned char type), strvec *out);
+/* list_dir() of the subdirectories (not hidden, links not followed). */
+void list_subdirs(const char *dir, const char *prefix, strvec *out);
+
 /* "a" + "/" + "b", with no doubled slash; malloc'ed. */
 char *path_join(const char *a, const char *b);
 /* PATH without trailing slashes and doubled slashes; malloc'ed. */
@@ -129,5 +203,11 @@ void json_str(FILE *f, const char *s);
 
 /* Number of online CPUs, at least 1. */
 int ncpus(void);
+
+/* The N of CMD's "-j N", 1 to 1024; dies on anything else. */
+int job_count(const char *cmd, const char *arg);
+
+/* Flush standard output: 0, or EXIT_RUNTIME after a message. */
+int flush_stdout(void);
 
 #endif /* AF_UTIL_H */

@@ -258,15 +258,6 @@ static void plan_read(const char *path, struct plan *p)
 	free(buf);
 }
 
-static void strvec_free(strvec *v)
-{
-	size_t i;
-
-	for (i = 0; i < v->n; i++)
-		free(v->v[i]);
-	vec_free(v);
-}
-
 static void plan_free(struct plan *p)
 {
 	size_t i;

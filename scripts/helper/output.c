@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * output.c - the units of a survey as text or JSON, and its plan.
+ * Nothing is decided here: what to print comes from units.c.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "output.h"
+
+static const char *relpath(const struct unit_survey *sv, const char *path)
+{
+	size_t n = strlen(sv->ktree);
+
+	if (!strncmp(path, sv->ktree, n) && path[n] == '/')
+		return path + n + 1;
+	return path;
+}
+
+static void print_text(const struct unit_survey *sv, const struct unit *u)
+{
+	size_t i, k;
+
+	printf("%s: %s\n", unit_name(u), u->reason);
+	printf("\tstatus: %s%s\n", unit_status_names[u->status],
+	       unit_converted(sv, u) && u->status != UNIT_ELIGIBLE ?
+	       ", converted with --force" : "");
+	printf("\tuses: %u (kthread %u, user %u, macro %u, unknown %u)\n",
+	       u->nuses, u->uses[CTX_KTHREAD], u->uses[CTX_USER],
+	       u->uses[CTX_MACRO], u->uses[CTX_UNKNOWN]);
+	for (i = 0; i < u->types.n; i++) {
+		const struct unit_fstype *t = &u->types.v[i];
+
+		printf("\tfstype: %s", t->ft->name);
+		if (t->ft->fsname)
+			printf(" \"%s\"", t->ft->fsname);
+		printf(" %s:%u fs_flags: %s%s s_op: ",
+		       relpath(sv, t->fi->path), t->ft->line,
+		       t->ft->flags ? t->ft->flags : "-",
+		       t->ft->requires_dev ? " [FS_REQUIRES_DEV]" : "");
+		if (!t->nsops)
+			printf("-");
+		else if (!t->traced)
+			printf("?(");
+		for (k = 0; k < t->nsops; k++)
+			printf("%s%s", k ? "," : "", t->sops[k]);
+		printf("%s%s\n", t->traced || !t->nsops ? "" : ")",
+		       t->capable ? " [freeze-capable]" : "");
+	}
+	for (i = u->first; i < u->end; i++) {
+		const struct file_info *fi = sv->files.files.v[i];
+
+		for (k = 0; k < fi->sops.n; k++)
+			printf("\ts_op: %s %s:%u%s%s\n", fi->sops.v[k].name,
+			       relpath(sv, fi->path), fi->sops.v[k].line,
+			       fi->sops.v[k].freeze_fs ? " .freeze_fs" : "",
+			       fi->sops.v[k].freeze_super ?
+			       " .freeze_super" : "");
+	}
+	if (u->kthreads.n) {
+		printf("\tkthread:");
+		for (i = 0; i < u->kthreads.n; i++)
+			printf(" %s", u->kthreads.v[i]);
+		putchar('\n');
+	}
+	if (u->configs.n && u->status == UNIT_LIBRARY) {
+		printf("\tconfig:");
+		for (i = 0; i < u->configs.n; i++)
+			printf(" CONFIG_%s", u->configs.v[i]);
+		putchar('\n');
+	}
+	if (u->status == UNIT_LIBRARY) {
+		printf("\tusers:");
+		for (i = 0; i < u->users.n; i++)
+			printf(" %s (%s)", unit_name(u->users.v[i]),
+			       u->users.v[i]->capable ? "freeze-capable" :
+			       "not freeze-capable");
+		if (!u->users.n)
+			printf(" -");
+		putchar('\n');
+	}
+}
+
+void print_units_text(const struct unit_survey *sv)
+{
+	size_t i;
+
+	for (i = 0; i < sv->list.n; i++)
+		print_text(sv, sv->list.v[i]);
+}
+
+/* ", KEY: [PRE V[0], ...]" */
+static void json_strs(const char *key, char **v, size_t n, const char *pre)
+{
+	size_t i;
+
+	printf(", \"%s\": [", key);
+	for (i = 0; i < n; i++) {
+		char *s = xasprintf("%s%s", pre, v[i]);
+
+		printf("%s", i ? ", " : "");
+		json_str(stdout, s);
+		free(s);
+	}
+	putchar(']');
+}
+
+static void json_str_or_null(const char *s)
+{
+	if (s)
+		json_str(stdout, s);
+	else
+		printf("null");
+}
+
+static void json_fstype(const struct unit_survey *sv,
+			const struct unit_fstype *t)
+{
+	size_t k;
+
+	printf("{\"name\": ");
+	json_str(stdout, t->ft->name);
+	printf(", \"fsname\": ");
+	json_str_or_null(t->ft->fsname);
+	printf(", \"file\": ");
+	json_str(stdout, relpath(sv, t->fi->path));
+	printf(", \"line\": %u, \"fs_flags\": ", t->ft->line);
+	json_str_or_null(t->ft->flags);
+	printf(", \"requires_dev\": %s, \"s_op_traced\": %s, \"s_ops\": [",
+	       t->ft->requires_dev ? "true" : "false",
+	       t->traced ? "true" : "false");
+	for (k = 0; k < t->nsops; k++) {
+		printf("%s", k ? ", " : "");
+		json_str(stdout, t->sops[k]);
+	}
+	printf("], \"freeze_capable\": %s}", t->capable ? "true" : "false");
+}
+
+static void print_json(const struct unit_survey *sv, const struct unit *u)
+{
+	size_t i, k;
+	bool first = true;
+
+	printf("  {\"unit\": ");
+	json_str(stdout, unit_name(u));
+	printf(", \"dir\": ");
+	json_str(stdout, u->rel);
+	printf(", \"status\": \"%s\", \"freeze_capable\": %s, "
+	       "\"convert\": %s, \"reason\": ", unit_status_names[u->status],
+	       u->capable ? "true" : "false",
+	       unit_converted(sv, u) ? "true" : "false");
+	json_str(stdout, u->reason);
+	printf(",\n   \"uses\": {\"total\": %u, \"kthread\": %u, "
+	       "\"user\": %u, \"macro\": %u, \"unknown\": %u}",
+	       u->nuses, u->uses[CTX_KTHREAD], u->uses[CTX_USER],
+	       u->uses[CTX_MACRO], u->uses[CTX_UNKNOWN]);
+	printf(",\n   \"fstypes\": [");
+	for (i = 0; i < u->types.n; i++) {
+		printf("%s", i ? ", " : "");
+		json_fstype(sv, &u->types.v[i]);
+	}
+	printf("],\n   \"s_ops\": [");
+	for (i = u->first; i < u->end; i++) {
+		const struct file_info *fi = sv->files.files.v[i];
+
+		for (k = 0; k < fi->sops.n; k++) {
+			printf("%s{\"name\": ", first ? "" : ", ");
+			first = false;
+			json_str(stdout, fi->sops.v[k].name);
+			printf(", \"file\": ");
+			json_str(stdout, relpath(sv, fi->path));
+			printf(", \"line\": %u, \"freeze_fs\": %s, "
+			       "\"freeze_super\": %s}", fi->sops.v[k].line,
+			       fi->sops.v[k].freeze_fs ? "true" : "false",
+			       fi->sops.v[k].freeze_super ? "true" : "false");
+		}
+	}
+	printf("]");
+	json_strs("kthreads", u->kthreads.v, u->kthreads.n, "");
+	json_strs("configs", u->configs.v, u->configs.n, "CONFIG_");
+	printf(", \"users\": [");
+	for (i = 0; i < u->users.n; i++) {
+		printf("%s{\"unit\": ", i ? ", " : "");
+		json_str(stdout, u->users.v[i]->rel);
+		printf(", \"freeze_capable\": %s}",
+		       u->users.v[i]->capable ? "true" : "false");
+	}
+	printf("]}");
+}
+
+void print_units_json(const struct unit_survey *sv)
+{
+	size_t i;
+
+	printf("[\n");
+	for (i = 0; i < sv->list.n; i++) {
+		print_json(sv, sv->list.v[i]);
+		printf("%s\n", i + 1 < sv->list.n ? "," : "");
+	}
+	printf("]\n");
+}
+
+static void print_plan_unit(const struct unit_survey *sv,
+			    const struct unit *u)
+{
+	strvec files = { 0 };
+	size_t j;
+
+	printf("unit\t%s\t%s\t%s\n", u->rel,
+	       u->status == UNIT_CORE ? "skip" : unit_status_names[u->status],
+	       u->reason);
+	if (u->status == UNIT_CORE || !unit_converted(sv, u))
+		return;
+	for (j = u->first; j < u->end; j++) {
+		const struct file_info *fi = sv->files.files.v[j];
+
+		if (unit_needs_file(u, fi))
+			vec_push(&files, (char *)relpath(sv, fi->path));
+	}
+	xqsort(files.v, files.n, sizeof(char *), cmp_strp);
+	for (j = 0; j < files.n; j++)
+		printf("file\t%s\t%s\n", u->rel, files.v[j]);
+	vec_free(&files);
+	for (j = 0; j < u->kthreads.n; j++)
+		printf("kthread\t%s\t%s\n", u->rel, u->kthreads.v[j]);
+	for (j = 0; j < u->types.n; j++)
+		if (unit_flags_fstype(u, &u->types.v[j]))
+			printf("fstype\t%s\t%s\t%s\n", u->rel,
+			       u->types.v[j].ft->name,
+			       relpath(sv, u->types.v[j].fi->path));
+}
+
+void print_plan(const struct unit_survey *sv)
+{
+	size_t i;
+
+	for (i = 0; i < sv->list.n; i++)
+		print_plan_unit(sv, sv->list.v[i]);
+}

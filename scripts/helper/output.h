@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * output.h - what "autofreeze units" and "autofreeze plan" print of a
+ * survey (the formats are documented at the top of main.c): the units
+ * as text or JSON, and the plan, the tab-separated lines the drivers
+ * read.  Paths are printed relative to KTREE.
+ */
+#ifndef AF_OUTPUT_H
+#define AF_OUTPUT_H
+
+#include "units.h"
+
+void print_units_text(const struct unit_survey *sv);
+void print_units_json(const struct unit_survey *sv);
+void print_plan(const struct unit_survey *sv);
+
+#endif /* AF_OUTPUT_H */

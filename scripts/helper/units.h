@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * units.h - a kernel tree's units and what is decided about each: which
+ * directories under DIR are units, their file_system_types and the
+ * super_operations those use, which functions are their threads,
+ * whether a unit can be frozen by the VFS, its status (eligible, skip,
+ * library, core) with the reason, and so which file_system_types get
+ * flagged and which files spatch must see.
+ *
+ * A unit is a directory with a Makefile with obj- lines and C files of
+ * its own; the files at the top of fs/ are "fs (core)".  A unit is
+ * freeze-capable when one of its file_system_types is FS_REQUIRES_DEV
+ * and uses a super_operations with .freeze_fs or .freeze_super.
+ */
+#ifndef AF_UNITS_H
+#define AF_UNITS_H
+
+#include <stdbool.h>
+
+#include "analyze.h"
+#include "kbuild.h"
+#include "tree.h"
+#include "util.h"
+
+enum unit_status {
+	UNIT_ELIGIBLE,	/* freeze-capable: converted */
+	UNIT_SKIP,	/* has a file_system_type, not freeze-capable */
+	UNIT_LIBRARY,	/* no file_system_type: used by other units */
+	UNIT_CORE,	/* fs (core), the VFS itself: never converted */
+};
+
+extern const char *const unit_status_names[];
+
+/* A file_system_type of a unit, with the super_operations it uses. */
+struct unit_fstype {
+	const struct fstype *ft;
+	const struct file_info *fi;	/* the file defining it */
+	const char **sops;	/* traced (or the unit's), sorted */
+	size_t nsops;
+	bool traced;		/* false: sops are all the unit's */
+	bool capable;		/* FS_REQUIRES_DEV and a freezing s_op */
+};
+
+struct unit {
+	char *rel;		/* relative to KTREE: "fs/xfs"; "fs" core */
+	char *path;		/* KTREE/rel */
+	bool core;
+	bool requested;		/* in the survey's list */
+	bool analyzed;		/* its files read and analyzed */
+	size_t first, end;	/* its files in the survey's fileset */
+	enum unit_status status;
+	bool capable;		/* one of its types is */
+	char *reason;
+	unsigned int uses[CTX_MAX], nuses;
+	strvec kthreads;	/* defined in the unit, sorted */
+	strvec configs;		/* the symbols it owns, sorted */
+	VEC(struct unit *) users;	/* sorted by rel */
+	VEC(struct unit_fstype) types;
+};
+
+/* What "units" and "plan" know of a kernel tree. */
+struct unit_survey {
+	const char *ktree;
+	VEC(struct unit *) all;		/* every unit under fs/ and DIR */
+	VEC(struct unit *) list;	/* the units of DIR, in order */
+	struct kbuild kbuild;
+	struct fileset files;		/* of the analyzed units */
+	int jobs;
+	bool force;			/* convert skip and library units */
+};
+
+/*
+ * Find the units of DIR (relative to SV->ktree, a directory there), read
+ * the Makefiles and Kconfig files, analyze the units of DIR and the
+ * users of its libraries, and decide about each.  Dies on bad input.
+ */
+void survey_units(struct unit_survey *sv, const char *dir);
+void survey_free(struct unit_survey *sv);
+
+/* The unit at relative path REL, or NULL. */
+struct unit *find_unit(struct unit_survey *sv, const char *rel);
+/* The unit holding relative path REL: it, or the nearest one above. */
+struct unit *unit_above(struct unit_survey *sv, const char *rel);
+
+/* "fs (core)" or the relative path. */
+const char *unit_name(const struct unit *u);
+
+/* U is converted: eligible, or skip or library with --force. */
+bool unit_converted(const struct unit_survey *sv, const struct unit *u);
+
+/* T gets flagged FS_AUTOFREEZE: a capable type of an eligible unit. */
+bool unit_flags_fstype(const struct unit *u, const struct unit_fstype *t);
+
+/*
+ * Spatch must see FI, a file of converted unit U: it has a freezer use
+ * in real code, or defines a file_system_type to flag.
+ */
+bool unit_needs_file(const struct unit *u, const struct file_info *fi);
+
+#endif /* AF_UNITS_H */
