@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * tree.h - sets of source files read and analyzed in parallel, and what
- * a kernel tree's directories look like (its root, its units).
+ * a kernel tree's directories look like (its units; its root is ktree.h's).
  */
 #ifndef AF_TREE_H
 #define AF_TREE_H
