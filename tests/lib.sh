@@ -31,43 +31,104 @@ say()
 	printf '%s\n' "$*"
 }
 
-# test_expect_success DESCRIPTION SNIPPET
+# test_expect_success [PREREQ[,PREREQ]] DESCRIPTION BODY
+# BODY is single-quoted in the caller and evaluated in a subshell of the
+# script, in $TRASH: it sees the script's variables (a loop's $c), but
+# not the positional parameters of the caller.  With a prerequisite that
+# is not met, the test is skipped.
 test_expect_success()
 {
 	test_count=$((test_count + 1))
-	local out=$TRASH/.out.$test_count
-	if (cd "$TRASH" && eval "$2") >"$out" 2>&1; then
+	local test_prereq=
+	if [ $# -eq 3 ]; then
+		test_prereq=$1
+		shift
+	fi
+	if [ $# -ne 2 ]; then
+		echo "bug in the test script: not 2 or 3 parameters to test_expect_success" >&2
+		exit 1
+	fi
+	if [ -n "$test_prereq" ] && ! test_have_prereq "$test_prereq"; then
+		test_skip=$((test_skip + 1))
+		say "ok $test_count # skip $1 (missing $test_missing_prereq)"
+		return 0
+	fi
+	local test_out=$TRASH/.out.$test_count
+	if (cd "$TRASH" && eval "$2") >"$test_out" 2>&1; then
 		say "ok $test_count - $1"
 	else
 		test_fail=$((test_fail + 1))
 		say "not ok $test_count - $1"
-		sed -e 's/^/#	/' "$out" | head -n 60
+		sed -e 's/^/#	/' "$test_out" | head -n 60
 	fi
 }
 
 # test_expect_failure is not offered: a known breakage is a failure.
 
-# test_skip DESCRIPTION REASON
-test_skip()
+# Prerequisites, as in git: test_set_prereq NAME says NAME is met;
+# test_lazy_prereq NAME SCRIPT says NAME is met when SCRIPT (run once,
+# on first use, in a subshell in a scratch directory of its own) exits 0.  test_have_prereq
+# takes a comma-separated list, each maybe negated with "!", and sets
+# $test_missing_prereq to those not met.
+test_prereqs_met=,
+test_prereqs_unmet=,
+test_prereqs_lazy=,
+
+test_set_prereq()
 {
-	test_skip=$((test_skip + 1))
-	say "ok - # skip $1 ($2)"
+	test_prereqs_met=$test_prereqs_met$1,
 }
 
-# test_have_prereq NAME: true when a prerequisite is available.
+# test_lazy_prereq NAME SCRIPT
+test_lazy_prereq()
+{
+	test_prereqs_lazy=$test_prereqs_lazy$1,
+	eval "test_prereq_script_$1=\$2"
+}
+
+# test_have_prereq PREREQ[,PREREQ]: true when every one is met.
 test_have_prereq()
 {
-	case "$1" in
-	SPATCH)
-		command -v "$SPATCH" >/dev/null 2>&1 ;;
-	KTREE_6_1)
-		test -f "$TOP/build/linux-source-6.1/Makefile" ;;
-	KTREE_6_12)
-		test -f "$TOP/build/linux-source-6.12/Makefile" ;;
-	*)
-		return 1 ;;
-	esac
+	local p name ok script list
+	IFS=, read -r -a list <<<"$1"
+	test_missing_prereq=
+	for p in "${list[@]}"; do
+		name=${p#!}
+		case $test_prereqs_met$test_prereqs_unmet in
+		*,"$name",*) ;;
+		*)
+			case $test_prereqs_lazy in
+			*,"$name",*)
+				eval "script=\$test_prereq_script_$name"
+				mkdir -p "$TRASH/.prereq-$name"
+				if (cd "$TRASH/.prereq-$name" && eval "$script") >/dev/null 2>&1; then
+					test_prereqs_met=$test_prereqs_met$name,
+				else
+					test_prereqs_unmet=$test_prereqs_unmet$name,
+				fi ;;
+			*)
+				test_prereqs_unmet=$test_prereqs_unmet$name, ;;
+			esac ;;
+		esac
+		case $test_prereqs_met in
+		*,"$name",*) ok=yes ;;
+		*) ok=no ;;
+		esac
+		if [ "$p" != "$name" ]; then	# !NAME: met when NAME is not
+			case $ok in yes) ok=no ;; *) ok=yes ;; esac
+		fi
+		[ $ok = yes ] ||
+			test_missing_prereq=${test_missing_prereq:+$test_missing_prereq,}$p
+	done
+	[ -z "$test_missing_prereq" ]
 }
+
+test_lazy_prereq SPATCH 'command -v "$SPATCH"'
+test_lazy_prereq KTREE_6_1 'test -f "$TOP/build/linux-source-6.1/Makefile"'
+test_lazy_prereq KTREE_6_12 'test -f "$TOP/build/linux-source-6.12/Makefile"'
+# the long runs, on when the environment asks (CI sets both)
+test_lazy_prereq KTREE_COMPILE 'test -n "${KTREE_COMPILE:-}"'
+test_lazy_prereq E2E 'test -n "${E2E:-}"'
 
 # test_cmp EXPECTED ACTUAL: like cmp, but shows the difference.
 test_cmp()
@@ -75,7 +136,8 @@ test_cmp()
 	diff -u "$1" "$2"
 }
 
-# test_must_fail CMD...: CMD exits non-zero but did not crash.
+# test_must_fail CMD...: CMD exits non-zero, but was found (not 127),
+# could run (not 126) and did not die of a signal, as in git.
 test_must_fail()
 {
 	"$@"
@@ -85,6 +147,12 @@ test_must_fail()
 		return 1
 	elif [ $rc -gt 128 ]; then
 		echo "test_must_fail: '$*' died of signal $((rc - 128))" >&2
+		return 1
+	elif [ $rc -eq 127 ]; then
+		echo "test_must_fail: command not found: '$*'" >&2
+		return 1
+	elif [ $rc -eq 126 ]; then
+		echo "test_must_fail: cannot run '$*'" >&2
 		return 1
 	fi
 	return 0
@@ -106,7 +174,7 @@ test_exit_code()
 
 test_done()
 {
-	local pass=$((test_count - test_fail))
+	local pass=$((test_count - test_fail - test_skip))
 	say "# $test_name: $pass passed, $test_fail failed, $test_skip skipped"
 	if [ -n "${AF_RESULTS:-}" ]; then
 		echo "$pass $test_fail $test_skip" >>"$AF_RESULTS"
