@@ -13,7 +13,7 @@ set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 TESTS=$TOP/tests
 FIXTURES=$TOP/kernel-tree-fixtures
-GOLDEN=$TOP/expected-diffs
+GOLDEN=$TOP/expected-diffs	# the real-kernel goldens: linux-<v>/
 COCCI=$TOP/cocci
 SPATCH=${SPATCH:-spatch}
 export TOP TESTS FIXTURES GOLDEN COCCI SPATCH
@@ -184,8 +184,19 @@ test_done()
 }
 
 # Fixture cases: kernel-tree-fixtures/<case>/ is a small kernel-like tree
-# with a CASE file of `key: value` lines; expected-diffs/<case>.diff is
-# its reviewed output.
+# (the trimmed source at its kernel path) with, beside it, its reviewed
+# goldens expected.diff (the rule set's output) and expected.report
+# (report mode's), and a CASE file of `key: value` lines:
+#   desc:    what the case holds
+#   source:  where each file was trimmed from (one line a file)
+#   expect:  change or unchanged (t10 checks it against expected.diff)
+#   why:     what must change and what must stay, and why
+#   define:  a spatch -D value for the rule set (any number of lines)
+#   tree:    OTHER-CASE: take OTHER-CASE's tree, and add own files over it
+#   rule:    the one rule (cocci/<rule>.cocci) whose output alone is the
+#            golden: t20 runs such a case three ways
+#   unit:    with rule:, the unit (fs/xfs) that t20 hands to spatch --dir
+#            and make DIR= / coccicheck M=
 
 # case_list: every case name, sorted; AF_CASES="a b" picks some.
 case_list()
@@ -216,7 +227,8 @@ case_defines()
 	done
 }
 
-# case_tree CASE DEST: copy the case's tree (without CASE) to DEST.
+# case_tree CASE DEST: copy the case's tree (without CASE and its
+# goldens) to DEST.
 # A case may take its tree from another ("tree: OTHER-CASE") and add its
 # own files over it: twins differ in their CASE, not in their sources.
 case_tree()
@@ -227,7 +239,7 @@ case_tree()
 	if [ -n "$base" ]; then
 		case_tree "$base" "$2" || return 1
 	fi &&
-	(cd "$FIXTURES/$1" && tar --exclude=./CASE -cf - .) | tar -C "$2" -xf -
+	(cd "$FIXTURES/$1" && tar --exclude=./CASE --exclude='./expected.*' -cf - .) | tar -C "$2" -xf -
 }
 
 # case_convert CASE DIR: run the rule set on DIR with the case's defines.

@@ -12,14 +12,14 @@ for c in $(case_list); do
 		case_tree $c $c/a && case_tree $c $c/b &&
 		case_convert $c $c/b &&
 		"$TOP"/scripts/tree-diff.sh $c/a $c/b >$c/actual &&
-		test -f "$GOLDEN"/$c.diff &&
-		test_cmp "$GOLDEN"/$c.diff $c/actual
+		test -f "$FIXTURES"/$c/expected.diff &&
+		test_cmp "$FIXTURES"/$c/expected.diff $c/actual
 	'
 	test_expect_success SPATCH "$c: expect: line agrees with the golden" '
 		expect=$(case_field $c expect) &&
 		case $expect in
-		change) test -s "$GOLDEN"/$c.diff ;;
-		unchanged) test -f "$GOLDEN"/$c.diff && ! test -s "$GOLDEN"/$c.diff ;;
+		change) test -s "$FIXTURES"/$c/expected.diff ;;
+		unchanged) test -f "$FIXTURES"/$c/expected.diff && ! test -s "$FIXTURES"/$c/expected.diff ;;
 		*) false ;;
 		esac
 	'

@@ -12,8 +12,8 @@ for c in $(case_list); do
 		case_tree $c $c &&
 		mapfile -t defs < <(case_defines $c) &&
 		"$TOP"/scripts/rules.sh -m report "${defs[@]}" $c >$c.report &&
-		test -f "$GOLDEN"/$c.report &&
-		test_cmp "$GOLDEN"/$c.report $c.report
+		test -f "$FIXTURES"/$c/expected.report &&
+		test_cmp "$FIXTURES"/$c/expected.report $c.report
 	'
 done
 

@@ -22,7 +22,7 @@ for spec in $CASES; do
 	test_expect_success SPATCH "$c: make diff gives the golden" '
 		fake_ktree $c $c.tree &&
 		make -s -C "$TOP" diff FORCE=1 KTREE="$TRASH"/$c.tree DIR=$unit >$c.make &&
-		diff_hunks <"$GOLDEN"/$c.diff >$c.want &&
+		diff_hunks <"$FIXTURES"/$c/expected.diff >$c.want &&
 		diff_hunks <$c.make >$c.got &&
 		test_cmp $c.want $c.got
 	'
@@ -31,7 +31,7 @@ for spec in $CASES; do
 		case_tree $c $c.hand &&
 		(cd $c.hand && $SPATCH --very-quiet -D patch \
 			--sp-file "$COCCI"/$rule.cocci --dir $unit) >$c.spatch &&
-		diff_hunks <"$GOLDEN"/$c.diff >$c.want &&
+		diff_hunks <"$FIXTURES"/$c/expected.diff >$c.want &&
 		sed "s|^--- a/|--- a/$unit/|" $c.spatch | diff_hunks >$c.got &&
 		test_cmp $c.want $c.got
 	'
@@ -41,7 +41,7 @@ for spec in $CASES; do
 		(cd $c.hand-report && $SPATCH --very-quiet -D report --no-show-diff \
 			--sp-file "$COCCI"/$rule.cocci --dir $unit) |
 			LC_ALL=C sort -t: -k1,1 -k2,2n >$c.got &&
-		test_cmp "$GOLDEN"/$c.report $c.got
+		test_cmp "$FIXTURES"/$c/expected.report $c.got
 	'
 done
 
@@ -59,7 +59,7 @@ for spec in $CASES; do
 		cp -r $c.cc/$unit k/$unit &&
 		make -s -C k coccicheck MODE=patch M=$unit \
 			COCCI=scripts/coccinelle/freezer/$rule.cocci >$c.cc.out 2>&1 &&
-		diff_hunks <"$GOLDEN"/$c.diff >$c.want &&
+		diff_hunks <"$FIXTURES"/$c/expected.diff >$c.want &&
 		diff_hunks <$c.cc.out >$c.got &&
 		test_cmp $c.want $c.got
 	'
@@ -67,7 +67,7 @@ for spec in $CASES; do
 		make -s -C k coccicheck MODE=report M=$unit \
 			COCCI=scripts/coccinelle/freezer/$rule.cocci >$c.ccr.out 2>&1 &&
 		grep "^fs/" $c.ccr.out | LC_ALL=C sort -t: -k1,1 -k2,2n >$c.got &&
-		test_cmp "$GOLDEN"/$c.report $c.got
+		test_cmp "$FIXTURES"/$c/expected.report $c.got
 	'
 	test_expect_success SPATCH,KTREE_6_1 "$c: make coccicheck MODE=context marks the lines the patch changes" '
 		make -s -C k coccicheck MODE=context M=$unit \
