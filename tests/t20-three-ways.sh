@@ -5,19 +5,20 @@
 # (make diff FORCE=1: fixtures are single files, not freeze-capable
 # units), with spatch by hand, and copied into a kernel tree's
 # scripts/coccinelle/ for make coccicheck, in patch and report modes.
-# The cases each exercise one rule, so one rule's output is the golden.
+# The cases are those whose CASE names a rule: line (and the unit the
+# rule is run on): each exercises that one rule, so that rule's output
+# alone is the golden.
 
 . "$(dirname "$0")/lib.sh"
 
-# case:rule:unit
-CASES="jffs2-gc:kthread_freezer:fs/jffs2
-xfs-xfsaild-6.1:kthread_freezer:fs/xfs
-nfs-callback-6.1:kthread_freezer:fs/nfs
-xfs-wqflags:wq_freezable:fs/xfs
-btrfs-wq-6.12:wq_freezable:fs/btrfs"
+# the cases with a rule: line
+CASES=$(for c in $(case_list); do
+	[ -z "$(case_field $c rule)" ] || echo $c
+done)
 
-for spec in $CASES; do
-	IFS=: read -r c rule unit <<<"$spec"
+for c in $CASES; do
+	rule=$(case_field $c rule)
+	unit=$(case_field $c unit)
 
 	test_expect_success SPATCH "$c: make diff gives the golden" '
 		fake_ktree $c $c.tree &&
@@ -52,8 +53,9 @@ test_expect_success SPATCH,KTREE_6_1 "make a scratch kernel tree for coccicheck"
 	mkdir -p k/scripts/coccinelle/freezer &&
 	cp "$COCCI"/*.cocci k/scripts/coccinelle/freezer/
 '
-for spec in $CASES; do
-	IFS=: read -r c rule unit <<<"$spec"
+for c in $CASES; do
+	rule=$(case_field $c rule)
+	unit=$(case_field $c unit)
 	test_expect_success SPATCH,KTREE_6_1 "$c: make coccicheck MODE=patch gives the golden" '
 		rm -rf k/$unit && case_tree $c $c.cc &&
 		cp -r $c.cc/$unit k/$unit &&
