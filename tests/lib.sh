@@ -141,21 +141,16 @@ test_cmp()
 test_must_fail()
 {
 	"$@"
-	local rc=$?
-	if [ $rc -eq 0 ]; then
-		echo "test_must_fail: '$*' succeeded" >&2
-		return 1
-	elif [ $rc -gt 128 ]; then
-		echo "test_must_fail: '$*' died of signal $((rc - 128))" >&2
-		return 1
-	elif [ $rc -eq 127 ]; then
-		echo "test_must_fail: command not found: '$*'" >&2
-		return 1
-	elif [ $rc -eq 126 ]; then
-		echo "test_must_fail: cannot run '$*'" >&2
-		return 1
-	fi
-	return 0
+	local rc=$? why=
+	case $rc in
+	0)	why="succeeded" ;;
+	126)	why="could not run" ;;
+	127)	why="was not found" ;;
+	*)	[ $rc -le 128 ] || why="died of signal $((rc - 128))" ;;
+	esac
+	[ -z "$why" ] && return 0
+	echo "test_must_fail: '$*' $why" >&2
+	return 1
 }
 
 # test_exit_code CODE CMD...: CMD exits with exactly CODE.
