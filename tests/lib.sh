@@ -66,10 +66,10 @@ test_expect_success()
 # test_expect_failure is not offered: a known breakage is a failure.
 
 # Prerequisites, as in git: test_set_prereq NAME says NAME is met;
-# test_lazy_prereq NAME SCRIPT says NAME is met when SCRIPT (run once,
-# on first use, in a subshell in a scratch directory of its own) exits 0.  test_have_prereq
-# takes a comma-separated list, each maybe negated with "!", and sets
-# $test_missing_prereq to those not met.
+# test_lazy_prereq NAME SCRIPT says NAME is met when SCRIPT exits 0 (run
+# once, on first use, in a subshell in a scratch directory of its own).
+# test_have_prereq takes a comma-separated list, each maybe negated with
+# "!", and sets $test_missing_prereq to those not met.
 test_prereqs_met=,
 test_prereqs_unmet=,
 test_prereqs_lazy=,
@@ -126,6 +126,9 @@ test_have_prereq()
 test_lazy_prereq SPATCH 'command -v "$SPATCH"'
 test_lazy_prereq KTREE_6_1 'test -f "$TOP/build/linux-source-6.1/Makefile"'
 test_lazy_prereq KTREE_6_12 'test -f "$TOP/build/linux-source-6.12/Makefile"'
+# Debian's source tarballs (make deps), which e2e.sh builds from
+test_lazy_prereq DEBIAN_SRC_6_1 'test -f /usr/src/linux-source-6.1.tar.xz'
+test_lazy_prereq DEBIAN_SRC_6_12 'test -f /usr/src/linux-source-6.12.tar.xz'
 # the long runs, on when the environment asks (CI sets both)
 test_lazy_prereq KTREE_COMPILE 'test -n "${KTREE_COMPILE:-}"'
 test_lazy_prereq E2E 'test -n "${E2E:-}"'

@@ -11,6 +11,7 @@
 . "$(dirname "$0")/lib.sh"
 
 for v in ${E2E_VERSIONS:-6.1}; do
+	# lib.sh knows 6.1 and 6.12; E2E_VERSIONS may name another
 	test_lazy_prereq DEBIAN_SRC_${v/./_} "test -f /usr/src/linux-source-$v.tar.xz"
 	test_expect_success E2E,DEBIAN_SRC_${v/./_},SPATCH "make e2e KVER=$v: patched kernel passes, control fails on the VFS freeze only" '
 		"$TOP"/scripts/e2e.sh $v >e2e.log 2>&1; rc=$?; cat e2e.log;
