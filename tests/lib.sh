@@ -13,7 +13,7 @@ set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 TESTS=$TOP/tests
 FIXTURES=$TOP/kernel-tree-fixtures
-GOLDEN=$TOP/expected-diffs
+GOLDEN=$TOP/expected-diffs	# the real-kernel goldens: linux-<v>/
 COCCI=$TOP/cocci
 SPATCH=${SPATCH:-spatch}
 export TOP TESTS FIXTURES GOLDEN COCCI SPATCH
@@ -31,43 +31,107 @@ say()
 	printf '%s\n' "$*"
 }
 
-# test_expect_success DESCRIPTION SNIPPET
+# test_expect_success [PREREQ[,PREREQ]] DESCRIPTION BODY
+# BODY is single-quoted in the caller and evaluated in a subshell of the
+# script, in $TRASH: it sees the script's variables (a loop's $c), but
+# not the positional parameters of the caller.  With a prerequisite that
+# is not met, the test is skipped.
 test_expect_success()
 {
 	test_count=$((test_count + 1))
-	local out=$TRASH/.out.$test_count
-	if (cd "$TRASH" && eval "$2") >"$out" 2>&1; then
+	local test_prereq=
+	if [ $# -eq 3 ]; then
+		test_prereq=$1
+		shift
+	fi
+	if [ $# -ne 2 ]; then
+		echo "bug in the test script: not 2 or 3 parameters to test_expect_success" >&2
+		exit 1
+	fi
+	if [ -n "$test_prereq" ] && ! test_have_prereq "$test_prereq"; then
+		test_skip=$((test_skip + 1))
+		say "ok $test_count # skip $1 (missing $test_missing_prereq)"
+		return 0
+	fi
+	local test_out=$TRASH/.out.$test_count
+	if (cd "$TRASH" && eval "$2") >"$test_out" 2>&1; then
 		say "ok $test_count - $1"
 	else
 		test_fail=$((test_fail + 1))
 		say "not ok $test_count - $1"
-		sed -e 's/^/#	/' "$out" | head -n 60
+		sed -e 's/^/#	/' "$test_out" | head -n 60
 	fi
 }
 
 # test_expect_failure is not offered: a known breakage is a failure.
 
-# test_skip DESCRIPTION REASON
-test_skip()
+# Prerequisites, as in git: test_set_prereq NAME says NAME is met;
+# test_lazy_prereq NAME SCRIPT says NAME is met when SCRIPT exits 0 (run
+# once, on first use, in a subshell in a scratch directory of its own).
+# test_have_prereq takes a comma-separated list, each maybe negated with
+# "!", and sets $test_missing_prereq to those not met.
+test_prereqs_met=,
+test_prereqs_unmet=,
+test_prereqs_lazy=,
+
+test_set_prereq()
 {
-	test_skip=$((test_skip + 1))
-	say "ok - # skip $1 ($2)"
+	test_prereqs_met=$test_prereqs_met$1,
 }
 
-# test_have_prereq NAME: true when a prerequisite is available.
+# test_lazy_prereq NAME SCRIPT
+test_lazy_prereq()
+{
+	test_prereqs_lazy=$test_prereqs_lazy$1,
+	eval "test_prereq_script_$1=\$2"
+}
+
+# test_have_prereq PREREQ[,PREREQ]: true when every one is met.
 test_have_prereq()
 {
-	case "$1" in
-	SPATCH)
-		command -v "$SPATCH" >/dev/null 2>&1 ;;
-	KTREE_6_1)
-		test -f "$TOP/build/linux-source-6.1/Makefile" ;;
-	KTREE_6_12)
-		test -f "$TOP/build/linux-source-6.12/Makefile" ;;
-	*)
-		return 1 ;;
-	esac
+	local p name ok script list
+	IFS=, read -r -a list <<<"$1"
+	test_missing_prereq=
+	for p in "${list[@]}"; do
+		name=${p#!}
+		case $test_prereqs_met$test_prereqs_unmet in
+		*,"$name",*) ;;
+		*)
+			case $test_prereqs_lazy in
+			*,"$name",*)
+				eval "script=\$test_prereq_script_$name"
+				mkdir -p "$TRASH/.prereq-$name"
+				if (cd "$TRASH/.prereq-$name" && eval "$script") >/dev/null 2>&1; then
+					test_prereqs_met=$test_prereqs_met$name,
+				else
+					test_prereqs_unmet=$test_prereqs_unmet$name,
+				fi ;;
+			*)
+				test_prereqs_unmet=$test_prereqs_unmet$name, ;;
+			esac ;;
+		esac
+		case $test_prereqs_met in
+		*,"$name",*) ok=yes ;;
+		*) ok=no ;;
+		esac
+		if [ "$p" != "$name" ]; then	# !NAME: met when NAME is not
+			case $ok in yes) ok=no ;; *) ok=yes ;; esac
+		fi
+		[ $ok = yes ] ||
+			test_missing_prereq=${test_missing_prereq:+$test_missing_prereq,}$p
+	done
+	[ -z "$test_missing_prereq" ]
 }
+
+test_lazy_prereq SPATCH 'command -v "$SPATCH"'
+test_lazy_prereq KTREE_6_1 'test -f "$TOP/build/linux-source-6.1/Makefile"'
+test_lazy_prereq KTREE_6_12 'test -f "$TOP/build/linux-source-6.12/Makefile"'
+# Debian's source tarballs (make deps), which e2e.sh builds from
+test_lazy_prereq DEBIAN_SRC_6_1 'test -f /usr/src/linux-source-6.1.tar.xz'
+test_lazy_prereq DEBIAN_SRC_6_12 'test -f /usr/src/linux-source-6.12.tar.xz'
+# the long runs, on when the environment asks (CI sets both)
+test_lazy_prereq KTREE_COMPILE 'test -n "${KTREE_COMPILE:-}"'
+test_lazy_prereq E2E 'test -n "${E2E:-}"'
 
 # test_cmp EXPECTED ACTUAL: like cmp, but shows the difference.
 test_cmp()
@@ -75,19 +139,21 @@ test_cmp()
 	diff -u "$1" "$2"
 }
 
-# test_must_fail CMD...: CMD exits non-zero but did not crash.
+# test_must_fail CMD...: CMD exits non-zero, but was found (not 127),
+# could run (not 126) and did not die of a signal, as in git.
 test_must_fail()
 {
 	"$@"
-	local rc=$?
-	if [ $rc -eq 0 ]; then
-		echo "test_must_fail: '$*' succeeded" >&2
-		return 1
-	elif [ $rc -gt 128 ]; then
-		echo "test_must_fail: '$*' died of signal $((rc - 128))" >&2
-		return 1
-	fi
-	return 0
+	local rc=$? why=
+	case $rc in
+	0)	why="succeeded" ;;
+	126)	why="could not run" ;;
+	127)	why="was not found" ;;
+	*)	[ $rc -le 128 ] || why="died of signal $((rc - 128))" ;;
+	esac
+	[ -z "$why" ] && return 0
+	echo "test_must_fail: '$*' $why" >&2
+	return 1
 }
 
 # test_exit_code CODE CMD...: CMD exits with exactly CODE.
@@ -106,7 +172,7 @@ test_exit_code()
 
 test_done()
 {
-	local pass=$((test_count - test_fail))
+	local pass=$((test_count - test_fail - test_skip))
 	say "# $test_name: $pass passed, $test_fail failed, $test_skip skipped"
 	if [ -n "${AF_RESULTS:-}" ]; then
 		echo "$pass $test_fail $test_skip" >>"$AF_RESULTS"
@@ -116,8 +182,19 @@ test_done()
 }
 
 # Fixture cases: kernel-tree-fixtures/<case>/ is a small kernel-like tree
-# with a CASE file of `key: value` lines; expected-diffs/<case>.diff is
-# its reviewed output.
+# (the trimmed source at its kernel path) with, beside it, its reviewed
+# goldens expected.diff (the rule set's output) and expected.report
+# (report mode's), and a CASE file of `key: value` lines:
+#   desc:    what the case holds
+#   source:  where each file was trimmed from (one line a file)
+#   expect:  change or unchanged (t10 checks it against expected.diff)
+#   why:     what must change and what must stay, and why
+#   define:  a spatch -D value for the rule set (any number of lines)
+#   tree:    OTHER-CASE: take OTHER-CASE's tree, and add own files over it
+#   rule:    the one rule (cocci/<rule>.cocci) whose output alone is the
+#            golden: t20 runs such a case three ways
+#   unit:    with rule:, the unit (fs/xfs) that t20 hands to spatch --dir
+#            and make DIR= / coccicheck M=
 
 # case_list: every case name, sorted; AF_CASES="a b" picks some.
 case_list()
@@ -148,7 +225,8 @@ case_defines()
 	done
 }
 
-# case_tree CASE DEST: copy the case's tree (without CASE) to DEST.
+# case_tree CASE DEST: copy the case's tree (without CASE and its
+# goldens) to DEST.
 # A case may take its tree from another ("tree: OTHER-CASE") and add its
 # own files over it: twins differ in their CASE, not in their sources.
 case_tree()
@@ -159,7 +237,7 @@ case_tree()
 	if [ -n "$base" ]; then
 		case_tree "$base" "$2" || return 1
 	fi &&
-	(cd "$FIXTURES/$1" && tar --exclude=./CASE -cf - .) | tar -C "$2" -xf -
+	(cd "$FIXTURES/$1" && tar --exclude=./CASE --exclude='./expected.*' -cf - .) | tar -C "$2" -xf -
 }
 
 # case_convert CASE DIR: run the rule set on DIR with the case's defines.

@@ -7,34 +7,28 @@
 
 . "$(dirname "$0")/lib.sh"
 
-if ! test_have_prereq SPATCH; then
-	test_skip "fixture cases" "no spatch"
-	test_done
-	exit
-fi
-
 for c in $(case_list); do
-	test_expect_success "$c: output is the golden" "
+	test_expect_success SPATCH "$c: output is the golden" '
 		case_tree $c $c/a && case_tree $c $c/b &&
 		case_convert $c $c/b &&
-		\$TOP/scripts/tree-diff.sh $c/a $c/b >$c/actual &&
-		test -f \$GOLDEN/$c.diff &&
-		test_cmp \$GOLDEN/$c.diff $c/actual
-	"
-	test_expect_success "$c: expect: line agrees with the golden" "
-		expect=\$(case_field $c expect) &&
-		case \$expect in
-		change) test -s \$GOLDEN/$c.diff ;;
-		unchanged) test -f \$GOLDEN/$c.diff && ! test -s \$GOLDEN/$c.diff ;;
+		"$TOP"/scripts/tree-diff.sh $c/a $c/b >$c/actual &&
+		test -f "$FIXTURES"/$c/expected.diff &&
+		test_cmp "$FIXTURES"/$c/expected.diff $c/actual
+	'
+	test_expect_success SPATCH "$c: expect: line agrees with the golden" '
+		expect=$(case_field $c expect) &&
+		case $expect in
+		change) test -s "$FIXTURES"/$c/expected.diff ;;
+		unchanged) test -f "$FIXTURES"/$c/expected.diff && ! test -s "$FIXTURES"/$c/expected.diff ;;
 		*) false ;;
 		esac
-	"
-	test_expect_success "$c: a second run changes nothing" "
+	'
+	test_expect_success SPATCH "$c: a second run changes nothing" '
 		cp -r $c/b $c/c &&
 		case_convert $c $c/c &&
-		\$TOP/scripts/tree-diff.sh $c/b $c/c >$c/again &&
+		"$TOP"/scripts/tree-diff.sh $c/b $c/c >$c/again &&
 		test_cmp /dev/null $c/again
-	"
+	'
 done
 
 test_done

@@ -7,31 +7,25 @@
 
 . "$(dirname "$0")/lib.sh"
 
-if ! test_have_prereq SPATCH; then
-	test_skip "report mode" "no spatch"
-	test_done
-	exit
-fi
-
 for c in $(case_list); do
-	test_expect_success "$c: report is the golden" "
+	test_expect_success SPATCH "$c: report is the golden" '
 		case_tree $c $c &&
 		mapfile -t defs < <(case_defines $c) &&
-		\$TOP/scripts/rules.sh -m report \"\${defs[@]}\" $c >$c.report &&
-		test -f \$GOLDEN/$c.report &&
-		test_cmp \$GOLDEN/$c.report $c.report
-	"
+		"$TOP"/scripts/rules.sh -m report "${defs[@]}" $c >$c.report &&
+		test -f "$FIXTURES"/$c/expected.report &&
+		test_cmp "$FIXTURES"/$c/expected.report $c.report
+	'
 done
 
 # Report mode never writes: the tree is byte-identical afterwards.
-test_expect_success "report mode leaves the tree alone" '
+test_expect_success SPATCH "report mode leaves the tree alone" '
 	for c in $(case_list); do
 		case_tree $c ro/$c || return 1
 	done &&
 	cp -r ro ro.orig &&
 	for c in $(case_list); do
 		mapfile -t defs < <(case_defines $c) &&
-		$TOP/scripts/rules.sh -m report "${defs[@]}" ro/$c >/dev/null || return 1
+		"$TOP"/scripts/rules.sh -m report "${defs[@]}" ro/$c >/dev/null || return 1
 	done &&
 	diff -r ro.orig ro
 '

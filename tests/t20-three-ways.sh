@@ -5,85 +5,77 @@
 # (make diff FORCE=1: fixtures are single files, not freeze-capable
 # units), with spatch by hand, and copied into a kernel tree's
 # scripts/coccinelle/ for make coccicheck, in patch and report modes.
-# The cases each exercise one rule, so one rule's output is the golden.
+# The cases are those whose CASE names a rule: line (and the unit the
+# rule is run on): each exercises that one rule, so that rule's output
+# alone is the golden.
 
 . "$(dirname "$0")/lib.sh"
 
-if ! test_have_prereq SPATCH; then
-	test_skip "three ways" "no spatch"
-	test_done
-	exit
-fi
+# the cases with a rule: line
+CASES=$(for c in $(case_list); do
+	[ -z "$(case_field $c rule)" ] || echo $c
+done)
 
-# case:rule:unit
-CASES="jffs2-gc:kthread_freezer:fs/jffs2
-xfs-xfsaild-6.1:kthread_freezer:fs/xfs
-nfs-callback-6.1:kthread_freezer:fs/nfs
-xfs-wqflags:wq_freezable:fs/xfs
-btrfs-wq-6.12:wq_freezable:fs/btrfs"
+for c in $CASES; do
+	rule=$(case_field $c rule)
+	unit=$(case_field $c unit)
 
-for spec in $CASES; do
-	IFS=: read -r c rule unit <<<"$spec"
-
-	test_expect_success "$c: make diff gives the golden" "
+	test_expect_success SPATCH "$c: make diff gives the golden" '
 		fake_ktree $c $c.tree &&
-		make -s -C \$TOP diff FORCE=1 KTREE=\$TRASH/$c.tree DIR=$unit >$c.make &&
-		diff_hunks <\$GOLDEN/$c.diff >$c.want &&
+		make -s -C "$TOP" diff FORCE=1 KTREE="$TRASH"/$c.tree DIR=$unit >$c.make &&
+		diff_hunks <"$FIXTURES"/$c/expected.diff >$c.want &&
 		diff_hunks <$c.make >$c.got &&
 		test_cmp $c.want $c.got
-	"
+	'
 
-	test_expect_success "$c: spatch --sp-file cocci/$rule.cocci by hand gives the golden" "
+	test_expect_success SPATCH "$c: spatch --sp-file cocci/$rule.cocci by hand gives the golden" '
 		case_tree $c $c.hand &&
-		(cd $c.hand && \$SPATCH --very-quiet -D patch \
-			--sp-file \$COCCI/$rule.cocci --dir $unit) >$c.spatch &&
-		diff_hunks <\$GOLDEN/$c.diff >$c.want &&
-		sed 's|^--- a/|--- a/$unit/|' $c.spatch | diff_hunks >$c.got &&
+		(cd $c.hand && $SPATCH --very-quiet -D patch \
+			--sp-file "$COCCI"/$rule.cocci --dir $unit) >$c.spatch &&
+		diff_hunks <"$FIXTURES"/$c/expected.diff >$c.want &&
+		sed "s|^--- a/|--- a/$unit/|" $c.spatch | diff_hunks >$c.got &&
 		test_cmp $c.want $c.got
-	"
+	'
 
-	test_expect_success "$c: spatch -D report by hand gives the golden report" "
+	test_expect_success SPATCH "$c: spatch -D report by hand gives the golden report" '
 		case_tree $c $c.hand-report &&
-		(cd $c.hand-report && \$SPATCH --very-quiet -D report --no-show-diff \
-			--sp-file \$COCCI/$rule.cocci --dir $unit) |
+		(cd $c.hand-report && $SPATCH --very-quiet -D report --no-show-diff \
+			--sp-file "$COCCI"/$rule.cocci --dir $unit) |
 			LC_ALL=C sort -t: -k1,1 -k2,2n >$c.got &&
-		test_cmp \$GOLDEN/$c.report $c.got
-	"
+		test_cmp "$FIXTURES"/$c/expected.report $c.got
+	'
 done
 
 # coccicheck needs a real kernel tree: a symlink copy of the 6.1 one,
 # with the case's files and our rules in it as real files.
-if test_have_prereq KTREE_6_1; then
-	test_expect_success "make a scratch kernel tree for coccicheck" '
-		cp -as "$TOP/build/linux-source-6.1" k &&
-		mkdir -p k/scripts/coccinelle/freezer &&
-		cp "$COCCI"/*.cocci k/scripts/coccinelle/freezer/
+test_expect_success SPATCH,KTREE_6_1 "make a scratch kernel tree for coccicheck" '
+	cp -as "$TOP/build/linux-source-6.1" k &&
+	mkdir -p k/scripts/coccinelle/freezer &&
+	cp "$COCCI"/*.cocci k/scripts/coccinelle/freezer/
+'
+for c in $CASES; do
+	rule=$(case_field $c rule)
+	unit=$(case_field $c unit)
+	test_expect_success SPATCH,KTREE_6_1 "$c: make coccicheck MODE=patch gives the golden" '
+		rm -rf k/$unit && case_tree $c $c.cc &&
+		cp -r $c.cc/$unit k/$unit &&
+		make -s -C k coccicheck MODE=patch M=$unit \
+			COCCI=scripts/coccinelle/freezer/$rule.cocci >$c.cc.out 2>&1 &&
+		diff_hunks <"$FIXTURES"/$c/expected.diff >$c.want &&
+		diff_hunks <$c.cc.out >$c.got &&
+		test_cmp $c.want $c.got
 	'
-	for spec in $CASES; do
-		IFS=: read -r c rule unit <<<"$spec"
-		test_expect_success "$c: make coccicheck MODE=patch gives the golden" "
-			rm -rf k/$unit && case_tree $c $c.cc &&
-			cp -r $c.cc/$unit k/$unit &&
-			make -s -C k coccicheck MODE=patch M=$unit \
-				COCCI=scripts/coccinelle/freezer/$rule.cocci >$c.cc.out 2>&1 &&
-			diff_hunks <\$GOLDEN/$c.diff >$c.want &&
-			diff_hunks <$c.cc.out >$c.got &&
-			test_cmp $c.want $c.got
-		"
-		test_expect_success "$c: make coccicheck MODE=report gives the golden report" "
-			make -s -C k coccicheck MODE=report M=$unit \
-				COCCI=scripts/coccinelle/freezer/$rule.cocci >$c.ccr.out 2>&1 &&
-			grep '^fs/' $c.ccr.out | LC_ALL=C sort -t: -k1,1 -k2,2n >$c.got &&
-			test_cmp \$GOLDEN/$c.report $c.got
-		"
-		test_expect_success "$c: make coccicheck MODE=context marks the lines the patch changes" "
-			make -s -C k coccicheck MODE=context M=$unit \
-				COCCI=scripts/coccinelle/freezer/$rule.cocci >$c.ctx.out 2>&1 &&
-			grep -c '^-' $c.ctx.out >/dev/null
-		"
-	done
-else
-	test_skip "make coccicheck" "no linux-source-6.1 tree (make deps)"
-fi
+	test_expect_success SPATCH,KTREE_6_1 "$c: make coccicheck MODE=report gives the golden report" '
+		make -s -C k coccicheck MODE=report M=$unit \
+			COCCI=scripts/coccinelle/freezer/$rule.cocci >$c.ccr.out 2>&1 &&
+		grep "^fs/" $c.ccr.out | LC_ALL=C sort -t: -k1,1 -k2,2n >$c.got &&
+		test_cmp "$FIXTURES"/$c/expected.report $c.got
+	'
+	test_expect_success SPATCH,KTREE_6_1 "$c: make coccicheck MODE=context marks the lines the patch changes" '
+		make -s -C k coccicheck MODE=context M=$unit \
+			COCCI=scripts/coccinelle/freezer/$rule.cocci >$c.ctx.out 2>&1 &&
+		grep -c "^-" $c.ctx.out >/dev/null
+	'
+done
 
 test_done

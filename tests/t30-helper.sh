@@ -234,40 +234,40 @@ test_expect_success "spatch: SIGINT kills the running jobs" '
 
 real_checks()
 {
-	local v=$1 tree=$TOP/build/linux-source-$1
+	local v=$1 tree=$TOP/build/linux-source-$1 prereq=KTREE_${1/./_}
 
-	test_expect_success "$v: units of fs: xfs eligible, nfs not freeze-capable, jbd2 library of ext4 and ocfs2" '
-		"$AF" units "'"$tree"'" fs >units.'"$v"' &&
-		grep -qx "fs/xfs: eligible: xfs_fs_type is FS_REQUIRES_DEV and xfs_super_operations has .freeze_fs" units.'"$v"' &&
-		grep -qx "fs/nfs: not freeze-capable: no FS_REQUIRES_DEV file_system_type" units.'"$v"' &&
-		grep -qx "fs/jbd2: library: no file_system_type, used by fs/ext4 (freeze-capable), fs/ocfs2 (not freeze-capable)" units.'"$v"' &&
-		grep -q "^fs/ext4: eligible: " units.'"$v"' &&
-		grep -q "^fs/smb/client: not freeze-capable" units.'"$v"' &&
-		grep -q "^fs/lockd: library: " units.'"$v"'
+	test_expect_success $prereq "$v: units of fs: xfs eligible, nfs not freeze-capable, jbd2 library of ext4 and ocfs2" '
+		"$AF" units "$tree" fs >units.$v &&
+		grep -qx "fs/xfs: eligible: xfs_fs_type is FS_REQUIRES_DEV and xfs_super_operations has .freeze_fs" units.$v &&
+		grep -qx "fs/nfs: not freeze-capable: no FS_REQUIRES_DEV file_system_type" units.$v &&
+		grep -qx "fs/jbd2: library: no file_system_type, used by fs/ext4 (freeze-capable), fs/ocfs2 (not freeze-capable)" units.$v &&
+		grep -q "^fs/ext4: eligible: " units.$v &&
+		grep -q "^fs/smb/client: not freeze-capable" units.$v &&
+		grep -q "^fs/lockd: library: " units.$v
 	'
 
-	test_expect_success "$v: plan of fs/jfs: both thread files, jfs_lazycommit" '
-		"$AF" plan "'"$tree"'" fs/jfs >plan &&
+	test_expect_success $prereq "$v: plan of fs/jfs: both thread files, jfs_lazycommit" '
+		"$AF" plan "$tree" fs/jfs >plan &&
 		grep -qx "file	fs/jfs	fs/jfs/jfs_txnmgr.c" plan &&
 		grep -qx "kthread	fs/jfs	jfs_lazycommit" plan &&
 		grep -qx "fstype	fs/jfs	jfs_fs_type	fs/jfs/super.c" plan
 	'
 
-	test_expect_success "$v: scan finds what grep -rnwE finds, minus comments, literals, members, variables" '
+	test_expect_success $prereq "$v: scan finds what grep -rnwE finds, minus comments, literals, members, variables" '
 		"$AF" apis >apis &&
-		(cd "'"$tree"'" && grep -rnwE "$(paste -sd"|" "$TRASH/apis")" \
+		(cd "$tree" && grep -rnwE "$(paste -sd"|" "$TRASH/apis")" \
 			fs kernel mm include --include="*.[ch]") >grep.out
-		(cd "'"$tree"'" && "$AF" scan fs kernel mm include) >scan.out &&
+		(cd "$tree" && "$AF" scan fs kernel mm include) >scan.out &&
 		cut -d: -f1,2 scan.out | sort -u >scan.lines &&
 		awk -F: "NR == FNR { g[\$1\":\"\$2] = 1; next }
 			!((\$1\":\"\$2) in g)" grep.out scan.lines >extra &&
 		test_must_fail test -s extra &&
 		awk -F: "NR == FNR { s[\$1\":\"\$2] = 1; next }
 			!((\$1\":\"\$2) in s)" scan.lines grep.out >grep-only &&
-		(cd "'"$tree"'" && perl "$H/grep-diff.pl" "$TRASH/apis" \
+		(cd "$tree" && perl "$H/grep-diff.pl" "$TRASH/apis" \
 			"$TRASH/grep-only") >why &&
 		echo "grep $(wc -l <grep.out) lines, scan $(wc -l <scan.lines)," \
-			"grep only: $(tail -n 1 why)" >summary.'"$v"' &&
+			"grep only: $(tail -n 1 why)" >summary.$v &&
 		tail -n 1 why | grep -q "unexplained 0$"
 	'
 	[ -f "$TRASH/summary.$v" ] &&
@@ -275,20 +275,17 @@ real_checks()
 }
 
 for v in 6.1 6.12; do
-	if test_have_prereq "KTREE_${v/./_}"; then
-		real_checks "$v"
-	else
-		test_skip "real tree $v checks" "build/linux-source-$v not unpacked"
-	fi
+	real_checks "$v"
 done
 
-test_expect_success "fuzz target builds and runs its seed corpus" '
-	# needs clang and libFuzzer (bookworm: clang libclang-rt-14-dev)
+# clang with libFuzzer (bookworm: clang libclang-rt-14-dev)
+test_lazy_prereq LIBFUZZER '
 	echo "int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }" \
-		>probe.c
-	if ! clang -fsanitize=fuzzer -o probe probe.c >/dev/null 2>&1; then
-		echo "no clang with libFuzzer: not run"; exit 0
-	fi
+		>probe.c &&
+	clang -fsanitize=fuzzer -o probe probe.c
+'
+
+test_expect_success LIBFUZZER "fuzz target builds and runs its seed corpus" '
 	make -s -C "$TOP" "$TOP/build/fuzz/fuzz_lex" >fuzz.log 2>&1 ||
 		{ cat fuzz.log; false; } &&
 	"$TOP/build/fuzz/fuzz_lex" -runs=0 "$TOP/scripts/helper/fuzz/corpus" \

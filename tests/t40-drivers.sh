@@ -7,14 +7,7 @@
 
 . "$(dirname "$0")/lib.sh"
 
-if ! test_have_prereq SPATCH; then
-	test_skip "drivers" "no spatch"
-	test_done
-	exit
-fi
-
 S=$TOP/scripts
-make -s -C "$TOP" helper >/dev/null
 
 # one_line FILE: FILE holds exactly one line, naming the script.
 one_line()
@@ -22,51 +15,52 @@ one_line()
 	test "$(wc -l <"$1")" -eq 1 && grep -qE '^(diff|apply|report)\.sh: ' "$1"
 }
 
-test_expect_success "set up a kernel-like tree (xfsaild) and a pristine copy" '
+test_expect_success SPATCH "set up a kernel-like tree (xfsaild) and a pristine copy" '
+	make -s -C "$TOP" helper >/dev/null &&
 	fake_ktree xfs-xfsaild-6.1 kt &&
 	cp -a kt kt.orig
 '
 
 for d in diff apply report; do
-	test_expect_success "$d: missing KTREE: exit 2, one line" "
-		test_exit_code 2 \$S/$d.sh \$TRASH/no-such-tree fs 2>err &&
-		one_line err && grep -q 'no such directory' err
-	"
-	test_expect_success "$d: KTREE that is not a kernel tree: exit 2, one line" "
+	test_expect_success SPATCH "$d: missing KTREE: exit 2, one line" '
+		test_exit_code 2 $S/$d.sh "$TRASH"/no-such-tree fs 2>err &&
+		one_line err && grep -q "no such directory" err
+	'
+	test_expect_success SPATCH "$d: KTREE that is not a kernel tree: exit 2, one line" '
 		mkdir -p notk/fs &&
-		test_exit_code 2 \$S/$d.sh \$TRASH/notk fs 2>err &&
-		one_line err && grep -q 'not a kernel tree' err
-	"
-	test_expect_success "$d: DIR absent: exit 2, one line" "
-		test_exit_code 2 \$S/$d.sh \$TRASH/kt fs/nope 2>err &&
-		one_line err && grep -q 'DIR=fs/nope' err
-	"
-	test_expect_success "$d: DIR absolute: exit 2, one line" "
-		test_exit_code 2 \$S/$d.sh \$TRASH/kt /etc 2>err && one_line err
-	"
-	test_expect_success "$d: DIR escaping with ..: exit 2, one line" "
-		test_exit_code 2 \$S/$d.sh \$TRASH/kt fs/../.. 2>err &&
+		test_exit_code 2 $S/$d.sh "$TRASH"/notk fs 2>err &&
+		one_line err && grep -q "not a kernel tree" err
+	'
+	test_expect_success SPATCH "$d: DIR absent: exit 2, one line" '
+		test_exit_code 2 $S/$d.sh "$TRASH"/kt fs/nope 2>err &&
+		one_line err && grep -q "DIR=fs/nope" err
+	'
+	test_expect_success SPATCH "$d: DIR absolute: exit 2, one line" '
+		test_exit_code 2 $S/$d.sh "$TRASH"/kt /etc 2>err && one_line err
+	'
+	test_expect_success SPATCH "$d: DIR escaping with ..: exit 2, one line" '
+		test_exit_code 2 $S/$d.sh "$TRASH"/kt fs/../.. 2>err &&
 		one_line err && grep -q outside err
-	"
-	test_expect_success "$d: DIR escaping through a symlink: exit 2, one line" "
-		ln -sfn \$TRASH/notk kt/fs/escape &&
-		test_exit_code 2 \$S/$d.sh \$TRASH/kt fs/escape 2>err &&
+	'
+	test_expect_success SPATCH "$d: DIR escaping through a symlink: exit 2, one line" '
+		ln -sfn "$TRASH"/notk kt/fs/escape &&
+		test_exit_code 2 $S/$d.sh "$TRASH"/kt fs/escape 2>err &&
 		one_line err && grep -q outside err && rm kt/fs/escape
-	"
-	test_expect_success "$d: no spatch: exit 2, one line" "
-		SPATCH=no-such-spatch test_exit_code 2 \$S/$d.sh \$TRASH/kt fs/xfs 2>err &&
-		one_line err && grep -q 'not found' err
-	"
-	test_expect_success "$d: spatch too old: exit 2, one line" "
+	'
+	test_expect_success SPATCH "$d: no spatch: exit 2, one line" '
+		SPATCH=no-such-spatch test_exit_code 2 $S/$d.sh "$TRASH"/kt fs/xfs 2>err &&
+		one_line err && grep -q "not found" err
+	'
+	test_expect_success SPATCH "$d: spatch too old: exit 2, one line" '
 		mkdir -p oldbin &&
-		printf '#!/bin/sh\necho \"spatch version 1.0.8 compiled with OCaml version 4.05.0\"\n' >oldbin/spatch &&
+		printf "#!/bin/sh\necho \"spatch version 1.0.8 compiled with OCaml version 4.05.0\"\n" >oldbin/spatch &&
 		chmod +x oldbin/spatch &&
-		SPATCH=\$TRASH/oldbin/spatch test_exit_code 2 \$S/$d.sh \$TRASH/kt fs/xfs 2>err &&
-		one_line err && grep -q 'too old' err
-	"
+		SPATCH="$TRASH"/oldbin/spatch test_exit_code 2 $S/$d.sh "$TRASH"/kt fs/xfs 2>err &&
+		one_line err && grep -q "too old" err
+	'
 done
 
-test_expect_success "no spatch on PATH at all: exit 2, one line" '
+test_expect_success SPATCH "no spatch on PATH at all: exit 2, one line" '
 	mkdir -p nospatch &&
 	for f in /usr/bin/* /bin/*; do
 		case ${f##*/} in spatch*) ;; *) ln -sf "$f" nospatch/ 2>/dev/null ;; esac
@@ -75,32 +69,32 @@ test_expect_success "no spatch on PATH at all: exit 2, one line" '
 	one_line err
 '
 
-test_expect_success "the bad inputs left the tree as it was" '
+test_expect_success SPATCH "the bad inputs left the tree as it was" '
 	diff -r kt.orig kt
 '
 
-test_expect_success "apply converts, reports on stderr, records the files" '
+test_expect_success SPATCH "apply converts, reports on stderr, records the files" '
 	FORCE=1 $S/apply.sh $TRASH/kt fs/xfs 2>err &&
 	grep -q "converted 1 files" err &&
 	grep -qx fs/xfs/xfs_trans_ail.c kt/.autofreeze-touched &&
 	! grep -q set_freezable kt/fs/xfs/xfs_trans_ail.c
 '
 
-test_expect_success "apply on a converted tree is a no-op, exit 0" '
+test_expect_success SPATCH "apply on a converted tree is a no-op, exit 0" '
 	cp -a kt kt.done &&
 	FORCE=1 $S/apply.sh $TRASH/kt fs/xfs 2>err &&
 	grep -q "nothing to convert" err &&
 	diff -r kt.done kt
 '
 
-test_expect_success "a failed apply puts every file back" '
+test_expect_success SPATCH "a failed apply puts every file back" '
 	fake_ktree gfs2-6.12 jt && cp -a jt jt.orig &&
 	AUTOFREEZE_FAIL_AFTER=1 FORCE=1 test_must_fail $S/apply.sh $TRASH/jt fs/gfs2 2>err &&
 	grep -q "put back" err &&
 	diff -r jt.orig jt
 '
 
-test_expect_success "an interrupted apply puts every file back" '
+test_expect_success SPATCH "an interrupted apply puts every file back" '
 	fake_ktree gfs2-6.12 it && cp -a it it.orig &&
 	AUTOFREEZE_FAIL_AFTER=1 AUTOFREEZE_FAIL_SIGNAL=INT FORCE=1 \
 		test_exit_code 130 $S/apply.sh $TRASH/it fs/gfs2 2>err &&
@@ -108,7 +102,7 @@ test_expect_success "an interrupted apply puts every file back" '
 	diff -r it.orig it
 '
 
-test_expect_success "a file spatch cannot parse: report names it, apply refuses" '
+test_expect_success SPATCH "a file spatch cannot parse: report names it, apply refuses" '
 	fake_ktree xfs-xfsaild-6.1 pt &&
 	printf "static int t(void *d)\n{\n\tset_freezable();\n\twhile (1 {\n\t\ttry_to_freeze();\n\t}\n}\n" >pt/fs/xfs/xfs_broken.c &&
 	cp -a pt pt.orig &&
@@ -119,20 +113,20 @@ test_expect_success "a file spatch cannot parse: report names it, apply refuses"
 	diff -r pt.orig pt
 '
 
-if unshare -m true 2>/dev/null; then
-	test_expect_success "a read-only tree: apply exits 2 with one line, nothing changed" '
-		fake_ktree xfs-xfsaild-6.1 rt && cp -a rt rt.orig &&
-		unshare -m sh -c "mount --bind $TRASH/rt $TRASH/rt &&
-			mount -o remount,bind,ro $TRASH/rt &&
-			FORCE=1 $S/apply.sh $TRASH/rt fs/xfs" 2>err; rc=$?;
-		test $rc -eq 2 && one_line err && grep -q "not writable" err &&
-		diff -r rt.orig rt
-	'
-else
-	test_skip "read-only tree" "cannot make a private read-only mount here"
-fi
+# a private read-only mount can be made here
+test_lazy_prereq UNSHARE 'unshare -m true'
 
-test_expect_success "file names with spaces" '
+test_expect_success SPATCH,UNSHARE "a read-only tree: apply exits 2 with one line, nothing changed" '
+	fake_ktree xfs-xfsaild-6.1 rt && cp -a rt rt.orig &&
+	unshare -m sh -c "mount --bind $TRASH/rt $TRASH/rt &&
+		mount -o remount,bind,ro $TRASH/rt &&
+		FORCE=1 $S/apply.sh $TRASH/rt fs/xfs" 2>err; rc=$?;
+	test $rc -eq 2 && one_line err && grep -q "not writable" err &&
+	diff -r rt.orig rt
+'
+
+
+test_expect_success SPATCH "file names with spaces" '
 	fake_ktree xfs-xfsaild-6.1 sp &&
 	mv sp/fs/xfs/xfs_trans_ail.c "sp/fs/xfs/xfs trans ail.c" &&
 	FORCE=1 $S/diff.sh $TRASH/sp fs/xfs >sp.diff &&
@@ -141,7 +135,7 @@ test_expect_success "file names with spaces" '
 	! grep -q set_freezable "sp/fs/xfs/xfs trans ail.c"
 '
 
-test_expect_success "make help lists the entry points" '
+test_expect_success SPATCH "make help lists the entry points" '
 	make -s -C $TOP help >help &&
 	for t in deps diff apply report check vfs build-check helper fuzz; do
 		grep -qE "^ +$t " help || { echo "no $t"; return 1; }

@@ -9,59 +9,55 @@
 . "$(dirname "$0")/lib.sh"
 
 for v in 6.1 6.12; do
-	prereq=KTREE_${v/./_}
-	if ! test_have_prereq "$prereq" || ! test_have_prereq SPATCH; then
-		test_skip "linux-source-$v goldens" "no tree or spatch (make deps)"
-		continue
-	fi
+	prereq=KTREE_${v/./_},SPATCH
 	src=$TOP/build/linux-source-$v
 	gold=$GOLDEN/linux-$v
 
-	test_expect_success "linux-source-$v: make diff DIR=fs, unit by unit, is the golden" "
-		make -s -C \$TOP diff KTREE=$src DIR=fs >$v.diff &&
-		\$TOP/scripts/autofreeze plan $src fs >$v.plan &&
+	test_expect_success $prereq "linux-source-$v: make diff DIR=fs, unit by unit, is the golden" '
+		make -s -C "$TOP" diff KTREE=$src DIR=fs >$v.diff &&
+		"$TOP"/scripts/autofreeze plan $src fs >$v.plan &&
 		split_by_unit $v.plan $v <$v.diff &&
 		(cd $gold && ls *.diff) >want.$v && (cd $v && ls) >got.$v &&
 		test_cmp want.$v got.$v &&
-		for f in \$(cat want.$v); do
-			test_cmp $gold/\$f $v/\$f || return 1
+		for f in $(cat want.$v); do
+			test_cmp $gold/$f $v/$f || return 1
 		done
-	"
+	'
 
-	test_expect_success "linux-source-$v: make report DIR=fs is the golden" "
-		make -s -C \$TOP report KTREE=$src DIR=fs >$v.report &&
+	test_expect_success $prereq "linux-source-$v: make report DIR=fs is the golden" '
+		make -s -C "$TOP" report KTREE=$src DIR=fs >$v.report &&
 		test_cmp $gold/report.txt $v.report
-	"
+	'
 
-	test_expect_success "linux-source-$v: the report lists exactly the uses scan finds" "
-		(cd $src && \$TOP/scripts/autofreeze scan fs) | cut -d: -f1-3 | sort >scan.$v &&
-		sed -n 's/^\t\(fs[^:]*:[0-9]*:[0-9]*\): .*/\1/p' $v.report | sort >listed.$v &&
+	test_expect_success $prereq "linux-source-$v: the report lists exactly the uses scan finds" '
+		(cd $src && "$TOP"/scripts/autofreeze scan fs) | cut -d: -f1-3 | sort >scan.$v &&
+		sed -n "s/^\t\(fs[^:]*:[0-9]*:[0-9]*\): .*/\1/p" $v.report | sort >listed.$v &&
 		test_cmp scan.$v listed.$v
-	"
+	'
 
-	test_expect_success "linux-source-$v: make report FORMAT=json is valid JSON with the same totals" "
-		make -s -C \$TOP report KTREE=$src DIR=fs FORMAT=json >$v.json &&
-		python3 -c 'import json, sys
+	test_expect_success $prereq "linux-source-$v: make report FORMAT=json is valid JSON with the same totals" '
+		make -s -C "$TOP" report KTREE=$src DIR=fs FORMAT=json >$v.json &&
+		python3 -c "import json, sys
 d = json.load(open(sys.argv[1]))
 t = d[\"totals\"]
-print(\"%d converted, %d kept, %d manual\" % (t[\"converted\"], t[\"kept\"], t[\"manual\"]))' $v.json >$v.totals &&
+print(\"%d converted, %d kept, %d manual\" % (t[\"converted\"], t[\"kept\"], t[\"manual\"]))" $v.json >$v.totals &&
 		tail -n 1 $gold/report.txt >$v.want-totals &&
 		test_cmp $v.want-totals $v.totals
-	"
+	'
 
-	test_expect_success "linux-source-$v: make apply DIR=fs/xfs, then git diff, gives the golden's hunks; again is a no-op" "
+	test_expect_success $prereq "linux-source-$v: make apply DIR=fs/xfs, then git diff, gives the golden's hunks; again is a no-op" '
 		mkdir t$v && cp -a $src/Makefile $src/Kconfig $src/fs t$v/ &&
 		mkdir -p t$v/include/linux && cp $src/include/linux/fs.h t$v/include/linux/ &&
 		(cd t$v && git init -q && git add -A && git -c user.name=t -c user.email=t@t commit -qm base) &&
-		make -s -C \$TOP apply KTREE=\$TRASH/t$v DIR=fs/xfs 2>apply.err &&
+		make -s -C "$TOP" apply KTREE="$TRASH"/t$v DIR=fs/xfs 2>apply.err &&
 		(cd t$v && git diff) | diff_hunks >got-xfs.$v &&
 		diff_hunks <$gold/fs-xfs.diff >want-xfs.$v &&
 		test_cmp want-xfs.$v got-xfs.$v &&
-		make -s -C \$TOP apply KTREE=\$TRASH/t$v DIR=fs/xfs 2>again.err &&
-		grep -q 'nothing to convert' again.err &&
+		make -s -C "$TOP" apply KTREE="$TRASH"/t$v DIR=fs/xfs 2>again.err &&
+		grep -q "nothing to convert" again.err &&
 		(cd t$v && git diff) | diff_hunks >got-xfs2.$v &&
 		test_cmp want-xfs.$v got-xfs2.$v
-	"
+	'
 done
 
 test_done

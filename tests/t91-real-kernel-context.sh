@@ -9,38 +9,34 @@
 . "$(dirname "$0")/lib.sh"
 
 for v in ${T91_VERSIONS:-6.1 6.12}; do
-	prereq=KTREE_${v/./_}
-	if ! test_have_prereq "$prereq" || ! test_have_prereq SPATCH; then
-		test_skip "linux-source-$v fs/: edits in kthread context only" "no tree or spatch (make deps)"
-		continue
-	fi
+	prereq=KTREE_${v/./_},SPATCH
 	src=$TOP/build/linux-source-$v
 
-	test_expect_success "linux-source-$v fs/: every freezer edit is a reported conversion" "
+	test_expect_success $prereq "linux-source-$v fs/: every freezer edit is a reported conversion" '
 		mkdir -p $v/old $v/new && cp -a $src/fs $v/old/ && cp -a $src/fs $v/new/ &&
-		\$TOP/scripts/rules.sh -m report $v/old >$v/report &&
-		\$TOP/scripts/rules.sh $v/new &&
-		\$TOP/scripts/tree-diff.sh $v/old $v/new >$v/fs.diff &&
-		test -s $v/fs.diff && grep -q '^fs/xfs/' $v/report &&
-		\$TOP/scripts/check-edits.sh $v/fs.diff $v/report
-	"
+		"$TOP"/scripts/rules.sh -m report $v/old >$v/report &&
+		"$TOP"/scripts/rules.sh $v/new &&
+		"$TOP"/scripts/tree-diff.sh $v/old $v/new >$v/fs.diff &&
+		test -s $v/fs.diff && grep -q "^fs/xfs/" $v/report &&
+		"$TOP"/scripts/check-edits.sh $v/fs.diff $v/report
+	'
 
-	test_expect_success "linux-source-$v fs/: report accounts for every use grep finds in code" "
-		(cd $src && grep -rnwE --include='*.[ch]' \
-			'set_freezable|try_to_freeze|freezing|TASK_FREEZABLE|TASK_FREEZABLE_UNSAFE|wait_event_freezable|wait_event_freezable_timeout|kthread_freezable_should_stop|WQ_FREEZABLE|__refrigerator' fs |
-			grep -vE ':[0-9]+:[[:space:]]*(/?\\*|//)' |
-			grep -vE '\"[^\"]*(freezing|set_freezable|try_to_freeze)[^\"]*\"' |
+	test_expect_success $prereq "linux-source-$v fs/: report accounts for every use grep finds in code" '
+		(cd $src && grep -rnwE --include="*.[ch]" \
+			"set_freezable|try_to_freeze|freezing|TASK_FREEZABLE|TASK_FREEZABLE_UNSAFE|wait_event_freezable|wait_event_freezable_timeout|kthread_freezable_should_stop|WQ_FREEZABLE|__refrigerator" fs |
+			grep -vE ":[0-9]+:[[:space:]]*(/?\\*|//)" |
+			grep -vE "\"[^\"]*(freezing|set_freezable|try_to_freeze)[^\"]*\"" |
 			cut -d: -f1,2 | sort -u) >$v/grep-uses &&
 		cut -d: -f1,2 $v/report | sort -u >$v/report-uses &&
 		comm -23 $v/grep-uses $v/report-uses >$v/unreported &&
 		test_cmp /dev/null $v/unreported
-	"
+	'
 
-	test_expect_success "linux-source-$v: make diff DIR=fs/xfs stays in fs/xfs" "
-		make -s -C \$TOP diff KTREE=$src DIR=fs/xfs >$v/xfs.diff &&
+	test_expect_success $prereq "linux-source-$v: make diff DIR=fs/xfs stays in fs/xfs" '
+		make -s -C "$TOP" diff KTREE=$src DIR=fs/xfs >$v/xfs.diff &&
 		test -s $v/xfs.diff &&
-		! grep -E '^(---|\\+\\+\\+) ' $v/xfs.diff | grep -vE ' [ab]/fs/xfs/'
-	"
+		! grep -E "^(---|\\+\\+\\+) " $v/xfs.diff | grep -vE " [ab]/fs/xfs/"
+	'
 done
 
 test_done

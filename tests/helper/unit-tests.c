@@ -98,64 +98,108 @@ static char *kinds(const char *src)
 	return out;
 }
 
+/* a source, what a function of it must give, and the check's name */
+struct str_case {
+	const char *src, *want, *what;
+};
+
+static void check_cases(char *(*fn)(const char *),
+			const struct str_case *c, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		check_str(fn(c[i].src), c[i].want, c[i].what);
+}
+
 static void test_lexer(void)
 {
+	/* the identifiers of each source, see idents() */
+	static const struct str_case cases[] = {
+		{ "a /* set_freezable() */ b",
+		  "a@1:1 b@1:25",
+		  "block comment" },
+		{ "a /* x\n * try_to_freeze();\n */ b",
+		  "a@1:1 b@3:5",
+		  "block comment over lines keeps line numbers" },
+		{ "a // try_to_freeze();\nb",
+		  "a@1:1 b@2:1",
+		  "line comment" },
+		{ "a // x \\\n try_to_freeze();\nb",
+		  "a@1:1 b@3:1",
+		  "line comment continued by backslash-newline" },
+		{ "a // x \\\r\n try_to_freeze();\nb",
+		  "a@1:1 b@3:1",
+		  "line comment continued by backslash-CR-LF" },
+		{ "x = \"a\\\"try_to_freeze()\\\\\" y;",
+		  "x@1:1 y@1:28",
+		  "string with escaped quote and backslash" },
+		{ "\"abc\\\ntry_to_freeze\" z",
+		  "z@2:16",
+		  "string continued by backslash-newline" },
+		{ "c = '\\''; set_freezable(); d = '\"'; e;",
+		  "c@1:1 set_freezable@1:11 d@1:28 e@1:37",
+		  "char literals '\\'' and '\"' do not open a string" },
+		{ "L\"set_freezable\" u8\"x\" U'y' u\"z\" v",
+		  "v@1:34",
+		  "string and char prefixes L u8 U u" },
+		{ "#define F(x) \\\n\ttry_to_freeze(); \\\n\tx\nint z;",
+		  "define@1:2d F@1:9D x@1:11D try_to_freeze@2:2D x@3:2D "
+		  "int@4:1 z@4:5",
+		  "#define body with line continuations" },
+		{ "#define A /* c\n */ try_to_freeze()\nb",
+		  "define@1:2d A@1:9D try_to_freeze@2:5D b@3:1",
+		  "a block comment over lines does not end a #define" },
+		{ "/* c */ #define X set_freezable()\ny",
+		  "define@1:10d X@1:17D set_freezable@1:19D y@2:1",
+		  "a directive after a comment" },
+		{ "a # b\n",
+		  "a@1:1 b@1:5",
+		  "'#' inside a line is no directive" },
+		{ "#if 0\nset_freezable();\n#endif\n",
+		  "if@1:2d set_freezable@2:1 endif@3:2d",
+		  "#if 0 blocks are still code (not evaluated)" },
+		{ "#include <linux/freezer.h>\nx",
+		  "include@1:2d linux@1:11d freezer@1:17d h@1:25d x@2:1",
+		  "#include line" },
+		{ "set_free\\\nzable();",
+		  "set_freezable@1:1s",
+		  "identifier split across a backslash-newline" },
+		{ "\tx\t y",
+		  "x@1:2 y@1:5",
+		  "columns count bytes, a tab is one" },
+		{ "a /* unterminated",
+		  "a@1:1",
+		  "unterminated comment at EOF" },
+		{ "a \"unterminated\nb",
+		  "a@1:1 b@2:1",
+		  "unterminated string ends at end of line" },
+		{ "a '\nb",
+		  "a@1:1 b@2:1",
+		  "unterminated char literal ends at end of line" },
+		{ "#error don't do it\nb",
+		  "error@1:2d don@1:8d b@2:1",
+		  "apostrophe in #error ends with the line" },
+		{ "a \"x\\",
+		  "a@1:1",
+		  "string ending in backslash at EOF" },
+		{ "a \\",
+		  "a@1:1",
+		  "lone backslash at EOF" },
+		{ "a\\\n",
+		  "a@1:1",
+		  "splice at EOF" },
+		{ "'",
+		  "",
+		  "lone quote at EOF" },
+		{ "/",
+		  "",
+		  "lone slash at EOF" },
+	};
 	struct lexer lx;
 	struct token t;
 
-	check_str(idents("a /* set_freezable() */ b"), "a@1:1 b@1:25",
-		  "block comment");
-	check_str(idents("a /* x\n * try_to_freeze();\n */ b"), "a@1:1 b@3:5",
-		  "block comment over lines keeps line numbers");
-	check_str(idents("a // try_to_freeze();\nb"), "a@1:1 b@2:1",
-		  "line comment");
-	check_str(idents("a // x \\\n try_to_freeze();\nb"), "a@1:1 b@3:1",
-		  "line comment continued by backslash-newline");
-	check_str(idents("a // x \\\r\n try_to_freeze();\nb"), "a@1:1 b@3:1",
-		  "line comment continued by backslash-CR-LF");
-	check_str(idents("x = \"a\\\"try_to_freeze()\\\\\" y;"), "x@1:1 y@1:28",
-		  "string with escaped quote and backslash");
-	check_str(idents("\"abc\\\ntry_to_freeze\" z"), "z@2:16",
-		  "string continued by backslash-newline");
-	check_str(idents("c = '\\''; set_freezable(); d = '\"'; e;"),
-		  "c@1:1 set_freezable@1:11 d@1:28 e@1:37",
-		  "char literals '\\'' and '\"' do not open a string");
-	check_str(idents("L\"set_freezable\" u8\"x\" U'y' u\"z\" v"), "v@1:34",
-		  "string and char prefixes L u8 U u");
-	check_str(idents("#define F(x) \\\n\ttry_to_freeze(); \\\n\tx\nint z;"),
-		  "define@1:2d F@1:9D x@1:11D try_to_freeze@2:2D x@3:2D "
-		  "int@4:1 z@4:5", "#define body with line continuations");
-	check_str(idents("#define A /* c\n */ try_to_freeze()\nb"),
-		  "define@1:2d A@1:9D try_to_freeze@2:5D b@3:1",
-		  "a block comment over lines does not end a #define");
-	check_str(idents("/* c */ #define X set_freezable()\ny"),
-		  "define@1:10d X@1:17D set_freezable@1:19D y@2:1",
-		  "a directive after a comment");
-	check_str(idents("a # b\n"), "a@1:1 b@1:5",
-		  "'#' inside a line is no directive");
-	check_str(idents("#if 0\nset_freezable();\n#endif\n"),
-		  "if@1:2d set_freezable@2:1 endif@3:2d",
-		  "#if 0 blocks are still code (not evaluated)");
-	check_str(idents("#include <linux/freezer.h>\nx"),
-		  "include@1:2d linux@1:11d freezer@1:17d h@1:25d x@2:1",
-		  "#include line");
-	check_str(idents("set_free\\\nzable();"), "set_freezable@1:1s",
-		  "identifier split across a backslash-newline");
-	check_str(idents("\tx\t y"), "x@1:2 y@1:5",
-		  "columns count bytes, a tab is one");
-	check_str(idents("a /* unterminated"), "a@1:1",
-		  "unterminated comment at EOF");
-	check_str(idents("a \"unterminated\nb"), "a@1:1 b@2:1",
-		  "unterminated string ends at end of line");
-	check_str(idents("a '\nb"), "a@1:1 b@2:1",
-		  "unterminated char literal ends at end of line");
-	check_str(idents("#error don't do it\nb"), "error@1:2d don@1:8d b@2:1",
-		  "apostrophe in #error ends with the line");
-	check_str(idents("a \"x\\"), "a@1:1", "string ending in backslash at EOF");
-	check_str(idents("a \\"), "a@1:1", "lone backslash at EOF");
-	check_str(idents("a\\\n"), "a@1:1", "splice at EOF");
-	check_str(idents("'"), "", "lone quote at EOF");
-	check_str(idents("/"), "", "lone slash at EOF");
+	check_cases(idents, cases, ARRAY_SIZE(cases));
 	check_str(kinds("a->b <<= 1e+5 .5 0x1fULL ... ## x"), "ipipnnnppi",
 		  "punctuators and preprocessing numbers");
 	check_str(kinds("p-->q"), "ippi", "'-->' is '--' '>'");
@@ -242,78 +286,90 @@ static char *ctx1(const char *src)
 
 static void test_contexts(void)
 {
-	struct file_info *f[2];
-
-	check_str(ctx1("static int t(void *d)\n{\n\tset_freezable();\n"
-		       "\twhile (!kthread_should_stop())\n"
-		       "\t\ttry_to_freeze();\n\treturn 0;\n}\n"),
+	/* the uses of each one-file unit, see contexts() */
+	static const struct str_case cases[] = {
+		{ "static int t(void *d)\n{\n\tset_freezable();\n"
+		  "\twhile (!kthread_should_stop())\n"
+		  "\t\ttry_to_freeze();\n\treturn 0;\n}\n",
 		  "set_freezable:kthread:t@3 try_to_freeze:kthread:t@5",
-		  "set_freezable() makes a kthread");
-	check_str(ctx1("static bool ext4_trim_interrupted(void)\n{\n"
-		       "\treturn fatal_signal_pending(current) || "
-		       "freezing(current);\n}\n"),
+		  "set_freezable() makes a kthread" },
+		{ "static bool ext4_trim_interrupted(void)\n{\n"
+		  "\treturn fatal_signal_pending(current) || "
+		  "freezing(current);\n}\n",
 		  "freezing:user:ext4_trim_interrupted@3",
-		  "freezing() elsewhere is user context");
-	check_str(ctx1("static int f(void *p)\n{\n\ttry_to_freeze();\n}\n"
-		       "void g(void) { kthread_run(f, NULL, \"f\"); }\n"),
-		  "try_to_freeze:kthread:f@3", "kthread_run(f, ...) in the file");
-	check_str(ctx1("static int f(void *p)\n{\n\ttry_to_freeze();\n}\n"
-		       "void g(void) { t = kthread_create_on_node(&f, p, n, "
-		       "\"x\"); }\n"),
-		  "try_to_freeze:kthread:f@3", "kthread_create_on_node(&f, ...)");
-	check_str(ctx1("static int a(void *v) { try_to_freeze(); }\n"
-		       "static int b(void *v) { try_to_freeze(); }\n"
-		       "void s(int m) {\n\tint (*threadfn)(void *data);\n"
-		       "\tthreadfn = a;\n\tif (m)\n\t\tthreadfn = b;\n"
-		       "\tserv = svc_create(&p, SZ, threadfn);\n}\n"),
+		  "freezing() elsewhere is user context" },
+		{ "static int f(void *p)\n{\n\ttry_to_freeze();\n}\n"
+		  "void g(void) { kthread_run(f, NULL, \"f\"); }\n",
+		  "try_to_freeze:kthread:f@3",
+		  "kthread_run(f, ...) in the file" },
+		{ "static int f(void *p)\n{\n\ttry_to_freeze();\n}\n"
+		  "void g(void) { t = kthread_create_on_node(&f, p, n, "
+		  "\"x\"); }\n",
+		  "try_to_freeze:kthread:f@3",
+		  "kthread_create_on_node(&f, ...)" },
+		{ "static int a(void *v) { try_to_freeze(); }\n"
+		  "static int b(void *v) { try_to_freeze(); }\n"
+		  "void s(int m) {\n\tint (*threadfn)(void *data);\n"
+		  "\tthreadfn = a;\n\tif (m)\n\t\tthreadfn = b;\n"
+		  "\tserv = svc_create(&p, SZ, threadfn);\n}\n",
 		  "try_to_freeze:kthread:a@1 try_to_freeze:kthread:b@2",
-		  "svc_create() thread function through a variable");
-	check_str(ctx1("static int n(void *v) { try_to_freeze(); }\n"
-		       "void s(void) { svc_create_pooled(&p, &st, SZ, n); }\n"),
-		  "try_to_freeze:kthread:n@1", "svc_create_pooled() last argument");
-	check_str(ctx1("static const struct svc_serv_ops o = {\n"
-		       "\t.svo_function = nfsd,\n};\n"
-		       "int nfsd(void *v) { set_freezable(); try_to_freeze(); }\n"),
+		  "svc_create() thread function through a variable" },
+		{ "static int n(void *v) { try_to_freeze(); }\n"
+		  "void s(void) { svc_create_pooled(&p, &st, SZ, n); }\n",
+		  "try_to_freeze:kthread:n@1",
+		  "svc_create_pooled() last argument" },
+		{ "static const struct svc_serv_ops o = {\n"
+		  "\t.svo_function = nfsd,\n};\n"
+		  "int nfsd(void *v) { set_freezable(); try_to_freeze(); }\n",
 		  "set_freezable:kthread:nfsd@4 try_to_freeze:kthread:nfsd@4",
-		  ".svo_function = (struct svc_serv_ops, before 6.2)");
-	check_str(ctx1("void f(void)\n{\n\tx = alloc_workqueue(\"x\", "
-		       "WQ_FREEZABLE | WQ_MEM_RECLAIM, 0);\n"
-		       "\tqueue_work(system_freezable_wq, &w);\n}\n"),
+		  ".svo_function = (struct svc_serv_ops, before 6.2)" },
+		{ "void f(void)\n{\n\tx = alloc_workqueue(\"x\", "
+		  "WQ_FREEZABLE | WQ_MEM_RECLAIM, 0);\n"
+		  "\tqueue_work(system_freezable_wq, &w);\n}\n",
 		  "WQ_FREEZABLE:kthread:f@3 system_freezable_wq:kthread:f@4",
-		  "workqueue names are kthread context");
-	check_str(ctx1("#define W(x) wait_event_freezable(q, x)\n"
-		       "#define F(f) ((f) | WQ_FREEZABLE)\n"),
+		  "workqueue names are kthread context" },
+		{ "#define W(x) wait_event_freezable(q, x)\n"
+		  "#define F(f) ((f) | WQ_FREEZABLE)\n",
 		  "wait_event_freezable:macro:-@1 WQ_FREEZABLE:macro:-@2",
-		  "uses in #define bodies are macro context");
-	check_str(ctx1("static struct foo x = {\n\t.state = TASK_FREEZABLE,\n"
-		       "};\n"),
-		  "TASK_FREEZABLE:unknown:-@2", "file scope is unknown");
-	check_str(ctx1("void f(struct super_block *sb)\n{\n\tint frozen = 0;\n"
-		       "\tif (sb->s_writers.frozen == 1)\n\t\tfrozen = 1;\n"
-		       "\tp.try_to_freeze = 1;\n\tfreezing = x;\n}\n"),
-		  "", "members and variables named like a call are no use");
-	check_str(ctx1("void f(void)\n{\n\t/* try_to_freeze(); */\n"
-		       "\tpr_info(\"try_to_freeze()\");\n"
-		       "\tc = '\"'; // set_freezable();\n}\n"),
-		  "", "comments, strings and char literals are no use");
-	check_str(ctx1("static int\nfoo(void *d) __acquires(l)\n{\n"
-		       "\ttry_to_freeze();\n}\n"),
+		  "uses in #define bodies are macro context" },
+		{ "static struct foo x = {\n\t.state = TASK_FREEZABLE,\n"
+		  "};\n",
+		  "TASK_FREEZABLE:unknown:-@2",
+		  "file scope is unknown" },
+		{ "void f(struct super_block *sb)\n{\n\tint frozen = 0;\n"
+		  "\tif (sb->s_writers.frozen == 1)\n\t\tfrozen = 1;\n"
+		  "\tp.try_to_freeze = 1;\n\tfreezing = x;\n}\n",
+		  "",
+		  "members and variables named like a call are no use" },
+		{ "void f(void)\n{\n\t/* try_to_freeze(); */\n"
+		  "\tpr_info(\"try_to_freeze()\");\n"
+		  "\tc = '\"'; // set_freezable();\n}\n",
+		  "",
+		  "comments, strings and char literals are no use" },
+		{ "static int\nfoo(void *d) __acquires(l)\n{\n"
+		  "\ttry_to_freeze();\n}\n",
 		  "try_to_freeze:user:foo@4",
-		  "attribute macro between parameters and body");
-	check_str(ctx1("static int foo(void)\n#ifdef A\n{\n\tif (a) {\n#else\n"
-		       "{\n\tif (b) {\n#endif\n\t\tx();\n\t}\n\ttry_to_freeze();\n"
-		       "}\nint bar(void) { return freezing(current); }\n"),
+		  "attribute macro between parameters and body" },
+		{ "static int foo(void)\n#ifdef A\n{\n\tif (a) {\n#else\n"
+		  "{\n\tif (b) {\n#endif\n\t\tx();\n\t}\n\ttry_to_freeze();\n"
+		  "}\nint bar(void) { return freezing(current); }\n",
 		  "try_to_freeze:user:foo@11 freezing:user:bar@13",
-		  "#ifdef/#else branches each opening a brace");
-	check_str(ctx1("void f(void)\n{\n#if 0\n\ttry_to_freeze();\n#endif\n}\n"),
-		  "try_to_freeze:user:f@4", "#if 0 is still code");
-	check_str(ctx1("void f(void)\n{\n\ttry_to_\\\nfreeze();\n}\n"),
-		  "try_to_freeze:user:f@3", "a spliced identifier is a use");
-	check_str(ctx1("void f(void)\n{\n\tfreezable_schedule();\n"
-		       "\tfreezable_schedule_timeout_killable_unsafe(HZ);\n}\n"),
+		  "#ifdef/#else branches each opening a brace" },
+		{ "void f(void)\n{\n#if 0\n\ttry_to_freeze();\n#endif\n}\n",
+		  "try_to_freeze:user:f@4",
+		  "#if 0 is still code" },
+		{ "void f(void)\n{\n\ttry_to_\\\nfreeze();\n}\n",
+		  "try_to_freeze:user:f@3",
+		  "a spliced identifier is a use" },
+		{ "void f(void)\n{\n\tfreezable_schedule();\n"
+		  "\tfreezable_schedule_timeout_killable_unsafe(HZ);\n}\n",
 		  "freezable_schedule:user:f@3 "
 		  "freezable_schedule_timeout_killable_unsafe:user:f@4",
-		  "pre-6.1 freezable_schedule*()");
+		  "pre-6.1 freezable_schedule*()" },
+	};
+	struct file_info *f[2];
+
+	check_cases(ctx1, cases, ARRAY_SIZE(cases));
 
 	/* the thread is started in another file of the unit (jfs) */
 	f[0] = run("int jfs_lazycommit(void *arg)\n{\n"
