@@ -160,8 +160,10 @@ test_expect_success "units/plan: bad KTREE or DIR is bad input" '
 	test_exit_code 2 "$AF" units "$TRASH" fs 2>err &&
 	grep -q "not a kernel tree" err &&
 	test_exit_code 2 "$AF" plan "$H/ktree" fs/nope 2>err &&
-	grep -q "^autofreeze: fs/nope: no such directory" err &&
-	test_exit_code 2 "$AF" plan "$H/ktree" ../ktree/fs 2>err &&
+	grep -q "^autofreeze: DIR=fs/nope: no such directory" err &&
+	test_exit_code 2 "$AF" plan "$H/ktree" ../.. 2>err &&
+	grep -q "outside KTREE" err &&
+	test_exit_code 2 "$AF" plan "$H/ktree" /fs 2>err &&
 	grep -q "must be relative to KTREE" err &&
 	test_exit_code 2 "$AF" plan "$H/ktree" /fs 2>/dev/null &&
 	test_exit_code 2 "$AF" units "$H/ktree" include 2>err &&
@@ -170,7 +172,7 @@ test_expect_success "units/plan: bad KTREE or DIR is bad input" '
 '
 
 test_expect_success "spatch: output in input order whatever the timing" '
-	SPATCH=$H/fake-spatch "$AF" spatch -j 3 -- --sp-file r.cocci \
+	SPATCH=$H/fake-spatch SPATCH_PYTHON= "$AF" spatch -j 3 -- --sp-file r.cocci \
 		::: slow-a.c b.c slow-c.c d.c >out 2>err &&
 	printf "args: --sp-file r.cocci %s\n" slow-a.c b.c slow-c.c d.c >want &&
 	test_cmp want out &&
@@ -186,13 +188,37 @@ test_expect_success "spatch: a failing job is named, exit 1, the others still ru
 '
 
 test_expect_success "spatch: -g groups, -o OUTDIR with an index" '
-	SPATCH=$H/fake-spatch "$AF" spatch -g -o od -- y \
+	SPATCH=$H/fake-spatch SPATCH_PYTHON= "$AF" spatch -g -o od -- y \
 		::: a.c b.c ::: c.c >out &&
 	test_must_fail test -s out &&
 	printf "0001\t0\ta.c\tb.c\n0002\t0\tc.c\n" >want &&
 	test_cmp want od/index &&
 	grep -qx "args: y a.c b.c" od/0001.out &&
 	grep -qx "args: y c.c" od/0002.out
+'
+
+test_expect_success 'spatch: -G deals the files largest first into N --file-groups jobs' '
+	printf "%0500d" 0 >big.c && printf "%0300d" 0 >mid.c &&
+	printf "%0100d" 0 >small.c &&
+	SPATCH=$H/fake-spatch SPATCH_PYTHON= "$AF" spatch -G -j 2 -o gd -- y \
+		::: small.c big.c mid.c >out &&
+	printf "0001\t0\tbig.c\tsmall.c\n0002\t0\tmid.c\n" >want &&
+	test_cmp want gd/index &&
+	printf "big.c\n\nsmall.c\n\n" >want &&
+	test_cmp want gd/0001.groups &&
+	grep -qx "args: y --file-groups gd/0001.groups" gd/0001.out &&
+	test_exit_code 2 "$AF" spatch -g -G -- y ::: a.c 2>/dev/null
+'
+
+test_expect_success 'spatch: every spatch gets --python once resolved, unless given one' '
+	SPATCH=$H/fake-spatch SPATCH_PYTHON=/usr/bin/python3 "$AF" spatch -- y \
+		::: a.c >out &&
+	grep -qx "args: --python /usr/bin/python3 y a.c" out &&
+	SPATCH=$H/fake-spatch SPATCH_PYTHON=/usr/bin/python3 "$AF" spatch -- \
+		--python /x y ::: a.c >out &&
+	grep -qx "args: --python /x y a.c" out &&
+	test "$(SPATCH_PYTHON=/usr/bin/python3 "$AF" python)" = /usr/bin/python3 &&
+	py=$(env -u SPATCH_PYTHON "$AF" python) && test -x "$py"
 '
 
 test_expect_success "spatch: no spatch, bad usage" '
