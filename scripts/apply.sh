@@ -14,7 +14,7 @@
 set -eu
 prog=apply.sh
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
-. "$TOP/scripts/ktree.sh"
+. "$TOP/scripts/lib/ktree.sh"
 [ $# -eq 2 ] || { echo "usage: $prog KTREE DIR" >&2; exit 2; }
 ktree_check "$1" "$2"
 
@@ -41,7 +41,7 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 trap 'exit 129' HUP
 
-prog=$prog "$TOP/scripts/convert.sh" "$KTREE" "$DIR" "$scratch"
+prog=$prog "$TOP/scripts/lib/convert.sh" "$KTREE" "$DIR" "$scratch"
 if [ -s "$scratch/unparsed" ]; then
 	read -r first <"$scratch/unparsed"
 	echo "$prog: spatch cannot parse the code around ${first%%: *} (and $(($(wc -l <"$scratch/unparsed") - 1)) more freezer uses; make report lists them); nothing changed" >&2

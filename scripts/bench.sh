@@ -24,7 +24,7 @@
 set -eu
 prog=bench.sh
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
-. "$TOP/scripts/ktree.sh"
+. "$TOP/scripts/lib/ktree.sh"
 
 SPATCH=${SPATCH:-spatch}
 export SPATCH
@@ -210,8 +210,8 @@ for t in "${trees[@]}"; do
 	done
 	[ ${#files[@]} -eq 0 ] ||
 		(cd "$s" && find orig ours hand -type f -exec sed -i -E "$STRIP" {} +)
-	(cd "$s" && "$TOP/scripts/tree-diff.sh" orig ours "${files[@]}") >"$s/ours.cmp"
-	(cd "$s" && "$TOP/scripts/tree-diff.sh" orig hand "${files[@]}") >"$s/hand.cmp"
+	(cd "$s" && "$TOP/scripts/lib/tree-diff.sh" orig ours "${files[@]}") >"$s/ours.cmp"
+	(cd "$s" && "$TOP/scripts/lib/tree-diff.sh" orig hand "${files[@]}") >"$s/hand.cmp"
 
 	hunks=$(grep -c '^@@' "$s/ours.cmp" || true)
 	nfiles=$(grep -c '^diff ' "$s/ours.cmp" || true)

@@ -28,7 +28,7 @@
 set -eu
 prog=build-check.sh
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
-. "$TOP/scripts/ktree.sh"
+. "$TOP/scripts/lib/ktree.sh"
 export LC_ALL=C
 # Called from make, MAKEFLAGS would hand the kernel build our -s, V=, O=,
 # FILES= and jobserver; the kernel build gets exactly what is given below.

@@ -17,8 +17,8 @@ trap 'rm -rf "$scratch"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-prog=$prog "$TOP/scripts/convert.sh" "$1" "$2" "$scratch"
+prog=$prog "$TOP/scripts/lib/convert.sh" "$1" "$2" "$scratch"
 if [ -s "$scratch/unparsed" ]; then
 	echo "$prog: spatch cannot parse the code around $(wc -l <"$scratch/unparsed") freezer uses, left unconverted: $(cut -d: -f1,2 "$scratch/unparsed" | paste -sd' ' -)" >&2
 fi
-"$TOP/scripts/tree-diff.sh" "$scratch/a" "$scratch/b"
+"$TOP/scripts/lib/tree-diff.sh" "$scratch/a" "$scratch/b"

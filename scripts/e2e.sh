@@ -104,7 +104,7 @@ inputs()
 		if [ "$role" = patched ]; then
 			sha256sum "$TOP"/patches/linux-"$kver"/*.patch \
 				"$TOP"/cocci/*.cocci "$TOP"/scripts/helper/*.[ch] \
-				"$TOP"/scripts/{vfs,apply,convert,ktree}.sh
+				"$TOP"/scripts/{vfs,apply}.sh "$TOP"/scripts/lib/{convert,ktree}.sh
 		fi
 	} | sed "s|$TOP/||"
 }
@@ -239,7 +239,7 @@ for role in $roles; do
 	build_kernel "$role" || exit 1
 	boot "$role" || exit 1
 	rc=0
-	"$TOP/scripts/e2e-check.sh" "$dir/report.log" "$dir/console.log" \
+	"$TOP/scripts/lib/e2e-check.sh" "$dir/report.log" "$dir/console.log" \
 		> "$dir/check.txt" || rc=$?
 	[ $rc -le 1 ] || exit 2
 	summary=$(tail -n 1 "$dir/check.txt")

@@ -13,7 +13,7 @@
 set -eu
 prog=report.sh
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
-. "$TOP/scripts/ktree.sh"
+. "$TOP/scripts/lib/ktree.sh"
 [ $# -eq 2 ] || { echo "usage: $prog KTREE DIR" >&2; exit 2; }
 ktree_check "$1" "$2"
 J=${J:-$(nproc)}
@@ -23,7 +23,7 @@ trap 'rm -rf "$scratch"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-REPORT=1 prog=$prog "$TOP/scripts/convert.sh" "$KTREE" "$DIR" "$scratch"
+REPORT=1 prog=$prog "$TOP/scripts/lib/convert.sh" "$KTREE" "$DIR" "$scratch"
 
 (cd "$KTREE" && "$AF" scan -j "$J" "$DIR") >"$scratch/scan"
 "$AF" report -f "${FORMAT:-text}" "$scratch/plan" "$scratch/flags" \

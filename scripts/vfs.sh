@@ -23,7 +23,7 @@
 set -eu
 prog=vfs.sh
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
-. "$TOP/scripts/ktree.sh"
+. "$TOP/scripts/lib/ktree.sh"
 
 die()
 {

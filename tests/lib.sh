@@ -245,7 +245,7 @@ case_convert()
 {
 	local defs
 	mapfile -t defs < <(case_defines "$1")
-	"$TOP/scripts/rules.sh" "${defs[@]}" "$2"
+	"$TOP/tests/tools/rules.sh" "${defs[@]}" "$2"
 }
 
 # fake_ktree CASE DEST: the case's tree made to look like a kernel tree

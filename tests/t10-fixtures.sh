@@ -11,7 +11,7 @@ for c in $(case_list); do
 	test_expect_success SPATCH "$c: output is the golden" '
 		case_tree $c $c/a && case_tree $c $c/b &&
 		case_convert $c $c/b &&
-		"$TOP"/scripts/tree-diff.sh $c/a $c/b >$c/actual &&
+		"$TOP"/scripts/lib/tree-diff.sh $c/a $c/b >$c/actual &&
 		test -f "$FIXTURES"/$c/expected.diff &&
 		test_cmp "$FIXTURES"/$c/expected.diff $c/actual
 	'
@@ -26,7 +26,7 @@ for c in $(case_list); do
 	test_expect_success SPATCH "$c: a second run changes nothing" '
 		cp -r $c/b $c/c &&
 		case_convert $c $c/c &&
-		"$TOP"/scripts/tree-diff.sh $c/b $c/c >$c/again &&
+		"$TOP"/scripts/lib/tree-diff.sh $c/b $c/c >$c/again &&
 		test_cmp /dev/null $c/again
 	'
 done

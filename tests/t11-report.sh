@@ -11,7 +11,7 @@ for c in $(case_list); do
 	test_expect_success SPATCH "$c: report is the golden" '
 		case_tree $c $c &&
 		mapfile -t defs < <(case_defines $c) &&
-		"$TOP"/scripts/rules.sh -m report "${defs[@]}" $c >$c.report &&
+		"$TOP"/tests/tools/rules.sh -m report "${defs[@]}" $c >$c.report &&
 		test -f "$FIXTURES"/$c/expected.report &&
 		test_cmp "$FIXTURES"/$c/expected.report $c.report
 	'
@@ -25,7 +25,7 @@ test_expect_success SPATCH "report mode leaves the tree alone" '
 	cp -r ro ro.orig &&
 	for c in $(case_list); do
 		mapfile -t defs < <(case_defines $c) &&
-		"$TOP"/scripts/rules.sh -m report "${defs[@]}" ro/$c >/dev/null || return 1
+		"$TOP"/tests/tools/rules.sh -m report "${defs[@]}" ro/$c >/dev/null || return 1
 	done &&
 	diff -r ro.orig ro
 '

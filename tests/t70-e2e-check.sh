@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The e2e verdict, without qemu: scripts/e2e-check.sh on guest reports
+# The e2e verdict, without qemu: scripts/lib/e2e-check.sh on guest reports
 # recorded from real runs (tests/e2e/samples/, one patched and one
 # control per kernel version), and on copies of a passing report with
 # one thing broken each, as a broken series would break it.  Also
@@ -9,7 +9,7 @@
 
 . "$(dirname "$0")/lib.sh"
 
-CHECK=$TOP/scripts/e2e-check.sh
+CHECK=$TOP/scripts/lib/e2e-check.sh
 SAMPLES=$TESTS/e2e/samples
 
 for v in 6.1 6.12; do

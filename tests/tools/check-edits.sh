@@ -11,7 +11,7 @@
 
 set -eu
 [ $# -eq 2 ] || { echo "usage: check-edits.sh DIFF REPORT" >&2; exit 2; }
-TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
+TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 # The API names, from the helper's one list.
 names=$("$TOP/scripts/autofreeze" apis | paste -sd'|' -)
 [ -n "$names" ] || { echo "check-edits.sh: autofreeze apis printed no names" >&2; exit 2; }

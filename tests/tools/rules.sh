@@ -15,7 +15,7 @@
 
 set -eu
 prog=rules.sh
-TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
+TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 SPATCH=${SPATCH:-spatch}
 
 # The removal rules, in the order they must run.

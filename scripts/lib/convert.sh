@@ -19,8 +19,8 @@
 
 set -eu
 prog=${prog:-convert.sh}
-TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
-. "$TOP/scripts/ktree.sh"
+TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+. "$TOP/scripts/lib/ktree.sh"
 
 [ $# -eq 3 ] || { echo "usage: $prog KTREE DIR OUT" >&2; exit 2; }
 ktree_check "$1" "$2"

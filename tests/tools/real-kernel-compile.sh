@@ -15,7 +15,7 @@
 
 set -eu
 prog=real-kernel-compile.sh
-TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
+TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 J=${J:-$(nproc)}
 
 [ $# -eq 2 ] || { echo "usage: $prog SOURCE-TREE WORK-DIR" >&2; exit 2; }
@@ -40,8 +40,8 @@ types=$(cd "$work/fs.after" && "${SPATCH:-spatch}" --very-quiet \
 	--no-show-diff -D report --sp-file "$TOP/cocci/fs_autofreeze.cocci" \
 	--dir . | sed -n 's/.*: \([a-z0-9_]*\): FS_AUTOFREEZE candidate.*/\1/p' |
 	sort -u | paste -sd, -)
-"$TOP/scripts/rules.sh" -D "fs_types=$types" "$work/fs.after"
-"$TOP/scripts/tree-diff.sh" "$work/fs.before" "$work/fs.after" >"$work/fs.diff"
+"$TOP/tests/tools/rules.sh" -D "fs_types=$types" "$work/fs.after"
+"$TOP/scripts/lib/tree-diff.sh" "$work/fs.before" "$work/fs.after" >"$work/fs.diff"
 touched=$(sed -n 's|^diff -u -p a/\([^ ]*\) .*|\1|p' "$work/fs.diff")
 objs=
 for f in $touched; do
