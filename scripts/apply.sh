@@ -15,8 +15,7 @@ set -eu
 prog=apply.sh
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 . "$TOP/scripts/lib/ktree.sh"
-[ $# -eq 2 ] || { echo "usage: $prog KTREE DIR" >&2; exit 2; }
-ktree_check "$1" "$2"
+driver_args "$@"
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/autofreeze.XXXXXX")
 restore=

@@ -14,8 +14,7 @@ set -eu
 prog=report.sh
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 . "$TOP/scripts/lib/ktree.sh"
-[ $# -eq 2 ] || { echo "usage: $prog KTREE DIR" >&2; exit 2; }
-ktree_check "$1" "$2"
+driver_args "$@"
 J=${J:-$(nproc)}
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/autofreeze.XXXXXX")

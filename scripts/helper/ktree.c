@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ktree.h"
+#include "scan.h"
 #include "util.h"
 
 /* A top Makefile that sets VERSION, as every kernel's does. */

@@ -31,6 +31,4 @@ char *ktree_root(const char *realdir);
 char *ktree_resolve(const char *ktree, const char *dir, struct ktree_dir *kd);
 void ktree_dir_free(struct ktree_dir *kd);
 
-int cmd_ktree(int argc, char **argv);
-
 #endif

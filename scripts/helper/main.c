@@ -151,7 +151,6 @@
 #include "ktree.h"
 #include "scan.h"
 #include "util.h"
-#include "verdict.h"
 
 static int cmd_apis(int argc, char **argv)
 {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * scan.h - the sub-commands, and the context rules units.c shares with
- * scan.c.
+ * scan.h - the sub-commands (main.c dispatches them), and the context
+ * rules units.c shares with scan.c.
  */
 #ifndef AF_SCAN_H
 #define AF_SCAN_H
@@ -14,6 +14,12 @@ int cmd_units(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_spatch(int argc, char **argv);
 int cmd_python(int argc, char **argv);
+int cmd_ktree(int argc, char **argv);
+/* verdict.c: the decisions after the plan */
+int cmd_runs(int argc, char **argv);
+int cmd_flags(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_unparsed(int argc, char **argv);
 
 /* The context of U, given the kthread functions of its unit. */
 enum context use_context(const struct use *u, const struct strset *kthreads);

@@ -28,7 +28,7 @@
 #include <string.h>
 
 #include "util.h"
-#include "verdict.h"
+#include "scan.h"
 
 /* The plan, as "autofreeze plan" writes it. */
 struct plan_unit {

@@ -8,6 +8,13 @@
 
 AF=$TOP/scripts/autofreeze
 
+# driver_args "$@": a driver's KTREE DIR arguments, checked.
+driver_args()
+{
+	[ $# -eq 2 ] || { echo "usage: $prog KTREE DIR" >&2; exit 2; }
+	ktree_check "$1" "$2"
+}
+
 ktree_check()
 {
 	local out
