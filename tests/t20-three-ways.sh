@@ -49,7 +49,7 @@ done
 # coccicheck needs a real kernel tree: a symlink copy of the 6.1 one,
 # with the case's files and our rules in it as real files.
 test_expect_success SPATCH,KTREE_6_1 "make a scratch kernel tree for coccicheck" '
-	cp -as "$TOP/build/linux-source-6.1" k &&
+	cp -as "$TOP/build/linux-source-6.1/." k &&
 	mkdir -p k/scripts/coccinelle/freezer &&
 	cp "$COCCI"/*.cocci k/scripts/coccinelle/freezer/
 '
