@@ -281,18 +281,20 @@ diff_hunks()
 }
 
 # split_by_unit PLAN DEST: split a -p1 diff on stdin into DEST/<unit>.diff
-# (fs/smb/client -> fs-smb-client.diff), by the units of the helper's plan.
+# (fs/smb/client -> fs-smb-client.diff), each file to the unit whose
+# "file" line names it in the helper's plan (the only files converted).
 split_by_unit()
 {
 	mkdir -p "$2" &&
 	awk -F'\t' -v dest="$2" '
-	FILENAME == ARGV[1] { if ($1 == "unit") units[$2] = 1; next }
+	FILENAME == ARGV[1] { if ($1 == "file") unit[$3] = $2; next }
 	/^diff -u -p a\// {
-		split($0, w, " "); path = w[4]; sub(/^a\//, "", path); best = ""
-		for (u in units)
-			if (index(path, u "/") == 1 && length(u) > length(best))
-				best = u
-		name = best; gsub(/\//, "-", name)
+		split($0, w, " "); path = w[4]; sub(/^a\//, "", path)
+		if (!(path in unit)) {
+			print "split_by_unit: " path ": in no unit of the plan" > "/dev/stderr"
+			exit 1
+		}
+		name = unit[path]; gsub(/\//, "-", name)
 		if (out != "") close(out)
 		out = dest "/" name ".diff"
 	}
