@@ -9,7 +9,7 @@
 
 for v in 6.1 6.12; do
 	test_expect_success KTREE_COMPILE,KTREE_${v/./_},SPATCH "linux-source-$v fs/: touched objects compile, no new warnings" '
-		"$TESTS"/real-kernel-compile.sh "$TOP"/build/linux-source-$v "$TRASH"/compile-$v >compile.log 2>&1;
+		"$TESTS"/tools/real-kernel-compile.sh "$TOP"/build/linux-source-$v "$TRASH"/compile-$v >compile.log 2>&1;
 		rc=$?; grep -v "^OK " compile.log; test $rc -eq 0
 	'
 done
