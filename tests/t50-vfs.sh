@@ -178,7 +178,7 @@ run_version()
 	test_expect_success $prereq "$v: a series that does not apply leaves the tree as it was" '
 		m=mini-$v &&
 		mkdir "$m" &&
-		(cd "$src" && cp --parents Makefile $(series_files "$v") "$TRASH/$m/") &&
+		(cd "$src" && cp --parents Makefile Kconfig $(series_files "$v") "$TRASH/$m/") &&
 		edit_new "$m/kernel/power/process.c" \
 			"s/__usermodehelper_set_disable_depth(UMH_DISABLED);/& \/* local *\//" &&
 		grep -q "/\* local \*/" "$m/kernel/power/process.c" &&
@@ -230,8 +230,9 @@ for v in ${T50_VERSIONS:-6.1 6.12}; do
 done
 
 test_expect_success "make vfs refuses a version without a series: exit 2, one line" '
-	mkdir -p fake-4.9/include/linux fake-4.9/kernel/power &&
+	mkdir -p fake-4.9/include/linux fake-4.9/kernel/power fake-4.9/fs &&
 	printf "VERSION = 4\nPATCHLEVEL = 9\nSUBLEVEL = 0\n" >fake-4.9/Makefile &&
+	: >fake-4.9/Kconfig &&
 	: >fake-4.9/include/linux/fs.h &&
 	: >fake-4.9/kernel/power/process.c &&
 	test_exit_code 2 "$TOP"/scripts/vfs.sh fake-4.9 >out 2>err &&
