@@ -206,7 +206,9 @@ freezer_h_noted.clear()
 mode = "report"
 
 // ---------------------------------------------------------------------
-// Which functions are kernel threads
+// Which functions are kernel threads: those calling set_freezable(), and
+// those the helper's thread starters start (api.c, "autofreeze apis
+// --starters"; t30 checks).
 
 @calls_set_freezable@
 position p;
@@ -305,6 +307,10 @@ p << convertible_expr.p;
 @@
 note_convertible(p)
 
+// The kthread freezer API this rule knows (each name is in the helper's
+// api.c, "autofreeze apis"; t30 checks), spelled out because spatch's
+// file prefilter needs the names; every later rule on the uses inherits
+// I and p from here.
 @freezer_use@
 identifier I = {set_freezable, try_to_freeze, freezing, __refrigerator,
 		freezable_schedule, freezable_schedule_unsafe,
@@ -345,9 +351,8 @@ labels_before.add((p[0].current_element, str(L)))
 
 // Headers keep <linux/freezer.h>: other files may lean on it.
 @freezer_h_removable depends on patch@
-identifier I = {set_freezable, try_to_freeze, freezing,
-		wait_event_freezable, TASK_FREEZABLE};
-position p : script:python() { freezer_h_removable(p[0].file) };
+identifier freezer_use.I;
+position freezer_use.p : script:python() { freezer_h_removable(p[0].file) };
 @@
 I@p
 
@@ -494,6 +499,7 @@ position p : script:python(L) { label_orphaned(p, L) };
 // ---------------------------------------------------------------------
 // A .c file with no freezer use left needs no <linux/freezer.h>.
 
+// Everything <linux/freezer.h> declares, not only the API above.
 @still_uses_freezer depends on patch@
 identifier I = {set_freezable, try_to_freeze, freezing, frozen,
 		freezing_slow_path, __refrigerator, freeze_task,
@@ -525,17 +531,8 @@ I
 // converted, kept (and why) or manual.
 
 @depends on context@
-identifier I = {set_freezable, try_to_freeze, freezing,
-		freezable_schedule, freezable_schedule_unsafe,
-		freezable_schedule_timeout,
-		freezable_schedule_timeout_interruptible,
-		freezable_schedule_timeout_interruptible_unsafe,
-		freezable_schedule_timeout_killable,
-		freezable_schedule_timeout_killable_unsafe,
-		freezable_schedule_hrtimeout_range, wait_event_freezable,
-		wait_event_freezable_timeout, wait_event_freezable_exclusive,
-		kthread_freezable_should_stop, TASK_FREEZABLE};
-position p : script:python() { in_kthread(p) and is_convertible(p) };
+identifier freezer_use.I;
+position freezer_use.p : script:python() { in_kthread(p) and is_convertible(p) };
 @@
 * I@p
 

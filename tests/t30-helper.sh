@@ -54,6 +54,47 @@ test_expect_success "apis lists the 30 names, once each" '
 	grep -qx freezable_schedule_timeout_killable_unsafe apis
 '
 
+test_expect_success "apis --starters: the thread starters; a bad argument is usage" '
+	"$AF" apis --starters >starters &&
+	grep -qx "kthread_run 0" starters &&
+	grep -qx "svc_create -1" starters &&
+	test_exit_code 2 "$AF" apis --frob 2>err &&
+	grep -qx "autofreeze: apis: usage: apis \[--starters\]" err
+'
+
+# The rules spell out what spatch needs literally; the helper's tables
+# are the vocabulary, and every name a rule spells must be in them.
+test_expect_success "the rules start threads with exactly the helper's starters" '
+	"$AF" apis --starters | sort >want &&
+	"$H"/rule-names.pl "$COCCI"/kthread_freezer.cocci |
+		sed -n "s/^starter //p" | sort >have &&
+	test -s have &&
+	test_cmp want have
+'
+
+test_expect_success "every freezer name a rule spells is one of the helper's apis" '
+	"$AF" apis | sort >apis &&
+	"$H"/rule-names.pl "$COCCI"/*.cocci >names &&
+	{
+		sed -n "s/^list \(freezer_use\|freezable_use\) //p" names &&
+		sed -n "s/^sleep //p" names
+	} | sort -u >spelled &&
+	test "$(wc -l <spelled)" -ge 20 &&
+	comm -13 apis spelled >unknown &&
+	{ test ! -s unknown || { cat unknown; false; }; }
+'
+
+test_expect_success "one API list per rule file: the other rules inherit it" '
+	"$H"/rule-names.pl "$COCCI"/kthread_freezer.cocci |
+		sed -n "s/^list \([a-z_]*\) .*/\1/p" | sort -u >lists &&
+	printf "freezer_use\nstill_uses_freezer\n" >want &&
+	test_cmp want lists &&
+	"$H"/rule-names.pl "$COCCI"/wq_freezable.cocci |
+		sed -n "s/^list \([a-z_]*\) .*/\1/p" | sort -u >lists &&
+	echo freezable_use >want &&
+	test_cmp want lists
+'
+
 test_expect_success "scan: a missing path is bad input, named" '
 	test_exit_code 2 "$AF" scan nope.c 2>err &&
 	grep -qx "autofreeze: nope.c: No such file or directory" err

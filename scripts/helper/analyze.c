@@ -27,20 +27,6 @@ const char *const context_names[CTX_MAX] = {
 	[CTX_UNKNOWN] = "unknown",
 };
 
-/* Functions whose argument ARG (-1: the last) is a thread function. */
-static const struct {
-	const char *name;
-	int arg;
-} thread_starters[] = {
-	{ "kthread_run", 0 },
-	{ "kthread_create", 0 },
-	{ "kthread_create_on_node", 0 },
-	{ "kthread_run_on_cpu", 0 },
-	{ "kthread_create_on_cpu", 0 },
-	{ "svc_create", -1 },		/* sunrpc: threadfn is the last */
-	{ "svc_create_pooled", -1 },
-};
-
 /* true when a byte of V is zero (exact for "any", not for "which") */
 static inline uint64_t has_zero(uint64_t v)
 {
@@ -419,7 +405,7 @@ static void thread_start(struct analysis *an, long i)
 
 	if (open < 0 || !is_punct(&an->t[open], P1('(')))
 		return;
-	for (k = 0; k < ARRAY_SIZE(thread_starters); k++)
+	for (k = 0; k < n_thread_starters; k++)
 		if (tok_is(an->buf, &an->t[i], thread_starters[k].name))
 			arg = thread_starters[k].arg;
 	if (arg == -2)

@@ -50,6 +50,18 @@ const struct freezer_api freezer_apis[] = {
 
 const size_t n_freezer_apis = ARRAY_SIZE(freezer_apis);
 
+const struct thread_starter thread_starters[] = {
+	{ "kthread_run", 0 },
+	{ "kthread_create", 0 },
+	{ "kthread_create_on_node", 0 },
+	{ "kthread_run_on_cpu", 0 },
+	{ "kthread_create_on_cpu", 0 },
+	{ "svc_create", -1 },		/* sunrpc: threadfn is the last */
+	{ "svc_create_pooled", -1 },
+};
+
+const size_t n_thread_starters = ARRAY_SIZE(thread_starters);
+
 static struct hmap api_map;	/* name -> its freezer_apis[] entry */
 static pthread_once_t api_once = PTHREAD_ONCE_INIT;
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * api.h - the kthread freezer API names autofreeze looks for.  The table
- * itself is in api.c: the one place to add a name.
+ * api.h - the kthread freezer API names autofreeze looks for, and the
+ * functions that start a kernel thread.  The tables themselves are in
+ * api.c: the one place to add a name.
  */
 #ifndef AF_API_H
 #define AF_API_H
@@ -27,6 +28,15 @@ struct freezer_api {
 
 extern const struct freezer_api freezer_apis[];
 extern const size_t n_freezer_apis;
+
+/* A function whose argument ARG (-1: the last) is a thread function. */
+struct thread_starter {
+	const char *name;
+	int arg;
+};
+
+extern const struct thread_starter thread_starters[];
+extern const size_t n_thread_starters;
 
 /* Index of the API named by S[0..N) with hash H, or -1. */
 int api_lookup(const char *s, size_t n, unsigned int h);

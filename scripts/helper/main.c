@@ -136,9 +136,11 @@
  *	stderr; each use of SCAN inside a region it could not parse, in a
  *	file of PLAN, as "FILE:LINE: API".
  *
- * autofreeze apis
+ * autofreeze apis [--starters]
  *	The freezer API names, one per line, in the table's order (for
- *	"grep -wE" and for the rules' tests).
+ *	"grep -wE" and for the rules' tests).  --starters: the functions
+ *	that start a kernel thread instead, as "NAME ARG", ARG the thread
+ *	function's argument (0-based, -1 the last).
  *
  * Exit status: 0 success, 1 runtime failure (unreadable file, a failed
  * job), 2 bad input (usage, a path or tree that is not there).  Errors
@@ -156,9 +158,14 @@ static int cmd_apis(int argc, char **argv)
 {
 	size_t i;
 
-	(void)argv;
+	if (argc == 2 && !strcmp(argv[1], "--starters")) {
+		for (i = 0; i < n_thread_starters; i++)
+			printf("%s %d\n", thread_starters[i].name,
+			       thread_starters[i].arg);
+		return 0;
+	}
 	if (argc != 1) {
-		af_warn(NULL, "apis: no arguments expected");
+		af_warn(NULL, "apis: usage: apis [--starters]");
 		return EXIT_BADINPUT;
 	}
 	for (i = 0; i < n_freezer_apis; i++)
@@ -181,7 +188,7 @@ static void usage(FILE *f)
 		"       %s report [-f text|json] PLAN FLAGS UNPARSED RULES "
 		"SCAN\n"
 		"       %s unparsed PLAN SCAN [LOG...]\n"
-		"       %s apis\n"
+		"       %s apis [--starters]\n"
 		"(see the comment at the top of scripts/helper/main.c)\n",
 		PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG,
 		PROG);

@@ -41,15 +41,23 @@ force=
 [ "${FORCE:-}" = 1 ] && force=--force
 "$AF" plan $force "$KTREE" "$DIR" >"$out/plan"
 
+# plan_lines PLAN KIND COL [UNIT]: column COL of PLAN's KIND lines (of
+# UNIT's only, when given), one per line.  The one reader of the plan.
+plan_lines()
+{
+	awk -F'\t' -v k="$2" -v c="$3" -v u="${4-}" \
+		'$1 == k && (u == "" || $2 == u) { print $c }' "$1"
+}
+
 # The units to convert are those with file lines in the plan.
-units=$(awk -F'\t' '$1 == "file" { print $2 }' "$out/plan" | uniq)
+units=$(plan_lines "$out/plan" file 2 | uniq)
 mkdir -p "$out/a" "$out/b"
 : >"$out/flags"
 : >"$out/unparsed"
 : >"$out/rules"
 [ -n "$units" ] || exit 0
 
-awk -F'\t' '$1 == "file" { printf "%s%c", $3, 0 }' "$out/plan" >"$out/files0"
+plan_lines "$out/plan" file 3 | tr '\n' '\0' >"$out/files0"
 (cd "$KTREE" && tar --null -T "$out/files0" -cf -) | tar -C "$out/a" -xf -
 cp -a "$out/a/." "$out/b/"
 
@@ -82,12 +90,6 @@ unrename()
 	done <"$out/renames"
 }
 
-# plan_field KIND UNIT: column 3 of the plan's KIND lines for UNIT.
-plan_field()
-{
-	awk -F'\t' -v k="$1" -v u="$2" '$1 == k && $2 == u { print $3 }' "$out/plan.spatch"
-}
-
 SPOPTS=(--no-includes --include-headers -D patch --in-place)
 
 # run_rule MODE RULE LOG [-D name=value]... ::: FILE...: spatch in J
@@ -117,8 +119,8 @@ run_rule()
 # The thread functions of all units go to one spatch run, unless a name
 # that is a thread in one unit is an ordinary function with freezer uses
 # in another: then each unit runs with its own.
-mapfile -t allfiles < <(awk -F'\t' '$1 == "file" { print $3 }' "$out/plan.spatch")
-kall=$(awk -F'\t' '$1 == "kthread" { print $3 }' "$out/plan" | sort -u | paste -sd, -)
+mapfile -t allfiles < <(plan_lines "$out/plan.spatch" file 3)
+kall=$(plan_lines "$out/plan" kthread 3 | sort -u | paste -sd, -)
 (cd "$out/b" && "$AF" scan "${allfiles[@]}") >"$out/scan-before"
 collide=$("$AF" runs "$out/plan.spatch" "$out/scan-before")
 
@@ -129,7 +131,7 @@ rule_pass()
 	local mode=$1 plan=$out/plan.spatch u kfns defs files
 	[ "$mode" = patch ] || plan=$out/plan
 	if [ -z "$collide" ]; then
-		mapfile -t files < <(awk -F'\t' '$1 == "file" { print $3 }' "$plan")
+		mapfile -t files < <(plan_lines "$plan" file 3)
 		defs=()
 		[ -z "$kall" ] || defs=(-D "kthread_fns=$kall")
 		run_rule "$mode" kthread_freezer "$out/log-$mode-kthread" "${defs[@]}" ::: "${files[@]}"
@@ -137,8 +139,8 @@ rule_pass()
 		return
 	fi
 	for u in $units; do
-		mapfile -t files < <(awk -F'\t' -v u="$u" '$1 == "file" && $2 == u { print $3 }' "$plan")
-		kfns=$(plan_field kthread "$u" | paste -sd, -)
+		mapfile -t files < <(plan_lines "$plan" file 3 "$u")
+		kfns=$(plan_lines "$plan" kthread 3 "$u" | paste -sd, -)
 		[ "$mode" = report ] || progress "$u: ${#files[@]} files"
 		defs=()
 		[ -z "$kfns" ] || defs=(-D "kthread_fns=$kfns")
@@ -163,7 +165,7 @@ rule_pass patch
 "$AF" flags "$out/plan.spatch" "$out/scan-after" >"$out/flags"
 while IFS=$'\t' read -r verdict u types; do
 	[ "$verdict" = flag ] || continue
-	mapfile -t tfiles < <(awk -F'\t' -v u="$u" '$1 == "fstype" && $2 == u { print $4 }' "$out/plan.spatch" | sort -u)
+	mapfile -t tfiles < <(plan_lines "$out/plan.spatch" fstype 4 "$u" | sort -u)
 	run_rule patch fs_autofreeze "$out/log-flag-${u//\//-}" -D "fs_types=$types" ::: "${tfiles[@]}"
 done <"$out/flags"
 
