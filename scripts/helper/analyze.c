@@ -822,3 +822,28 @@ void analyze(struct file_info *fi, const char *buf, size_t len, bool full,
 	strset_free(&an.names);
 	strset_free(&an.seen);
 }
+
+static void definition_free(struct definition *d)
+{
+	vec_free(&d->refs);
+	vec_free(&d->sops);
+}
+
+void file_info_free(struct file_info *fi)
+{
+	size_t i;
+
+	free(fi->path);
+	vec_free(&fi->uses);
+	vec_free(&fi->threads);
+	vec_free(&fi->freezable);
+	for (i = 0; i < fi->funcs.n; i++)
+		definition_free(&fi->funcs.v[i]);
+	for (i = 0; i < fi->objs.n; i++)
+		definition_free(&fi->objs.v[i]);
+	vec_free(&fi->funcs);
+	vec_free(&fi->objs);
+	vec_free(&fi->fstypes);
+	vec_free(&fi->sops);
+	free(fi);
+}

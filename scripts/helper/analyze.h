@@ -92,4 +92,7 @@ struct token;
 void analyze(struct file_info *fi, const char *buf, size_t len, bool full,
 	     struct arena *arena, struct token **toks, size_t *tokcap);
 
+/* Free FI and what it owns (its strings are in the arena, not here). */
+void file_info_free(struct file_info *fi);
+
 #endif /* AF_ANALYZE_H */

@@ -255,33 +255,12 @@ void fileset_process(struct fileset *fs, const size_t *idx, size_t n,
 	free(wk);
 }
 
-static void definition_free(struct definition *d)
-{
-	vec_free(&d->refs);
-	vec_free(&d->sops);
-}
-
 void fileset_free(struct fileset *fs)
 {
-	size_t i, j;
+	size_t i;
 
-	for (i = 0; i < fs->files.n; i++) {
-		struct file_info *fi = fs->files.v[i];
-
-		free(fi->path);
-		vec_free(&fi->uses);
-		vec_free(&fi->threads);
-		vec_free(&fi->freezable);
-		for (j = 0; j < fi->funcs.n; j++)
-			definition_free(&fi->funcs.v[j]);
-		for (j = 0; j < fi->objs.n; j++)
-			definition_free(&fi->objs.v[j]);
-		vec_free(&fi->funcs);
-		vec_free(&fi->objs);
-		vec_free(&fi->fstypes);
-		vec_free(&fi->sops);
-		free(fi);
-	}
+	for (i = 0; i < fs->files.n; i++)
+		file_info_free(fs->files.v[i]);
 	vec_free(&fs->files);
 	for (i = 0; i < fs->arenas.n; i++) {
 		arena_free(fs->arenas.v[i]);

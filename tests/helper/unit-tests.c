@@ -228,29 +228,6 @@ static struct file_info *run(const char *src, bool full)
 	return fi;
 }
 
-static void free_fi(struct file_info *fi)
-{
-	size_t i;
-
-	for (i = 0; i < fi->funcs.n; i++) {
-		vec_free(&fi->funcs.v[i].refs);
-		vec_free(&fi->funcs.v[i].sops);
-	}
-	for (i = 0; i < fi->objs.n; i++) {
-		vec_free(&fi->objs.v[i].refs);
-		vec_free(&fi->objs.v[i].sops);
-	}
-	vec_free(&fi->funcs);
-	vec_free(&fi->objs);
-	vec_free(&fi->uses);
-	vec_free(&fi->threads);
-	vec_free(&fi->freezable);
-	vec_free(&fi->fstypes);
-	vec_free(&fi->sops);
-	free(fi->path);
-	free(fi);
-}
-
 /* "api:context:function" of every use, given the files of a unit */
 static char *contexts(struct file_info **files, size_t n)
 {
@@ -280,7 +257,7 @@ static char *ctx1(const char *src)
 	struct file_info *fi = run(src, false);
 	char *r = contexts(&fi, 1);
 
-	free_fi(fi);
+	file_info_free(fi);
 	return r;
 }
 
@@ -383,8 +360,8 @@ static void test_contexts(void)
 	check_str(contexts(f, 2),
 		  "freezing:kthread:jfs_lazycommit@3 try_to_freeze:kthread:"
 		  "jfs_lazycommit@4", "with super.c of the same unit, it has");
-	free_fi(f[0]);
-	free_fi(f[1]);
+	file_info_free(f[0]);
+	file_info_free(f[1]);
 }
 
 static void test_objects(void)
@@ -425,7 +402,7 @@ static void test_objects(void)
 	check(fi->funcs.n == 1 && fi->funcs.v[0].sops.n == 1 &&
 	      !strcmp(fi->funcs.v[0].sops.v[0], "s_ops"),
 	      "sb->s_op = &s_ops; in fill()");
-	free_fi(fi);
+	file_info_free(fi);
 }
 
 /* S with newlines shown as \n, for a test name */
