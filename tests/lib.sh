@@ -53,7 +53,7 @@ test_expect_success()
 		say "ok $test_count # skip $1 (missing $test_missing_prereq)"
 		return 0
 	fi
-	local test_out=$TRASH/.out.$test_count
+	local test_out=$TRASH/.out.$test_count test_start=$SECONDS
 	if (cd "$TRASH" && eval "$2") >"$test_out" 2>&1; then
 		say "ok $test_count - $1"
 	else
@@ -61,6 +61,9 @@ test_expect_success()
 		say "not ok $test_count - $1"
 		sed -e 's/^/#	/' "$test_out" | head -n 60
 	fi
+	# What CI time goes to: the slow tests name their cost.
+	[ $((SECONDS - test_start)) -lt 10 ] ||
+		say "#	($((SECONDS - test_start)) s)"
 }
 
 # test_expect_failure is not offered: a known breakage is a failure.
@@ -133,6 +136,12 @@ test_lazy_prereq DEBIAN_SRC_6_12 'test -f /usr/src/linux-source-6.12.tar.xz'
 test_lazy_prereq KTREE_COMPILE 'test -n "${KTREE_COMPILE:-}"'
 test_lazy_prereq E2E 'test -n "${E2E:-}"'
 
+# test_line_count FILE N: FILE holds exactly N lines (an error is one line).
+test_line_count()
+{
+	test "$(wc -l <"$1")" -eq "$2" || { cat "$1"; return 1; }
+}
+
 # test_cmp EXPECTED ACTUAL: like cmp, but shows the difference.
 test_cmp()
 {
@@ -195,6 +204,7 @@ test_done()
 #            golden: t20 runs such a case three ways
 #   unit:    with rule:, the unit (fs/xfs) that t20 hands to spatch --dir
 #            and make DIR= / coccicheck M=
+#   kernel:  the version the drivers see (fake_ktree; default 6.1)
 
 # case_list: every case name, sorted; AF_CASES="a b" picks some.
 case_list()
@@ -250,11 +260,15 @@ case_convert()
 
 # fake_ktree CASE DEST: the case's tree made to look like a kernel tree
 # (a top Makefile with VERSION, Kconfig, include/linux/fs.h, a Makefile
-# in each directory of C files), for the drivers.
+# in each directory of C files), for the drivers.  The version is the
+# case's "kernel:" (default 6.1): the helper's judgments depend on it.
 fake_ktree()
 {
+	local kv
+	kv=$(case_field "$1" kernel)
+	kv=${kv:-6.1}
 	case_tree "$1" "$2" &&
-	printf 'VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 0\n' >"$2/Makefile" &&
+	printf 'VERSION = %s\nPATCHLEVEL = %s\nSUBLEVEL = 0\n' "${kv%%.*}" "${kv#*.}" >"$2/Makefile" &&
 	echo "source \"fs/Kconfig\"" >"$2/Kconfig" &&
 	mkdir -p "$2/include/linux" &&
 	{ [ -f "$2/include/linux/fs.h" ] || echo '/* fs.h */' >"$2/include/linux/fs.h"; } &&

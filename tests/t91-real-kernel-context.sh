@@ -14,8 +14,8 @@ for v in ${T91_VERSIONS:-6.1 6.12}; do
 
 	test_expect_success $prereq "linux-source-$v fs/: every freezer edit is a reported conversion" '
 		mkdir -p $v/old $v/new && cp -a $src/fs $v/old/ && cp -a $src/fs $v/new/ &&
-		"$TOP"/tests/tools/rules.sh -m report $v/old >$v/report &&
-		"$TOP"/tests/tools/rules.sh $v/new &&
+		"$TOP"/tests/tools/rules.sh -j $(nproc) -m report $v/old >$v/report &&
+		"$TOP"/tests/tools/rules.sh -j $(nproc) $v/new &&
 		"$TOP"/scripts/lib/tree-diff.sh $v/old $v/new >$v/fs.diff &&
 		test -s $v/fs.diff && grep -q "^fs/xfs/" $v/report &&
 		"$TOP"/tests/tools/check-edits.sh $v/fs.diff $v/report
