@@ -10,7 +10,10 @@
 /// workqueues become their plain counterparts.
 ///
 /// Uses inside macro definitions are reported, not changed: the macro
-/// may serve users outside the filesystem.
+/// may serve users outside the filesystem. A workqueue whose work the
+/// filesystem's freeze does not quiesce keeps its flag: name the use
+/// with -D keep_at=FILE:LINE,... (the helper does, from its reviewed
+/// judgments).
 //
 // Confidence: High
 // Copyright: (C) 2026 The autofreeze authors.
@@ -25,13 +28,33 @@ virtual report
 
 @initialize:python@
 @@
+import os.path
+
+# Uses that keep their flag, as (file, line), from -D keep_at; a path
+# is relative to where spatch runs ("./fs/a.c" is "fs/a.c").
+kept_at = set()
+
 # Positions outside any function are macro bodies or file-scope
 # initializers; Coccinelle names their element "something_else".
 def in_function(p):
 	return p[0].current_element != "something_else"
 
+def is_kept(p):
+	return (os.path.normpath(p[0].file), int(p[0].line)) in kept_at
+
+def convertible(p):
+	return in_function(p) and not is_kept(p)
+
+@initialize:python@
+at << virtual.keep_at;
+@@
+for a in at.split(","):
+	f, _, line = a.strip().rpartition(":")
+	if f and line.isdigit():
+		kept_at.add((os.path.normpath(f), int(line)))
+
 @wq_flag depends on patch@
-position p : script:python() { in_function(p) };
+position p : script:python() { convertible(p) };
 expression E;
 @@
 (
@@ -46,7 +69,7 @@ expression E;
 )
 
 @ktw_flag depends on patch@
-position p : script:python() { in_function(p) };
+position p : script:python() { convertible(p) };
 expression E;
 @@
 (
@@ -61,7 +84,7 @@ expression E;
 )
 
 @freezable_wq depends on patch@
-position p : script:python() { in_function(p) };
+position p : script:python() { convertible(p) };
 symbol system_freezable_wq, system_freezable_power_efficient_wq;
 expression N;
 @@
@@ -92,7 +115,9 @@ position p;
 @script:python depends on report@
 p << freezable_use.p;
 @@
-if in_function(p):
+if is_kept(p):
+	msg = "kept: freezable workqueue or worker in %s(): kept by -D keep_at" % p[0].current_element
+elif in_function(p):
 	msg = "freezable workqueue or worker in %s(): drop the freezable flag" % p[0].current_element
 else:
 	msg = "kept: freezable workqueue flag in a macro or initializer"

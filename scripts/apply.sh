@@ -53,6 +53,7 @@ while IFS= read -r f; do
 done >"$scratch/changed"
 
 if [ ! -s "$scratch/changed" ]; then
+	sed "s/^/$prog: warning: /" "$scratch/warnings" >&2
 	echo "$prog: $DIR: nothing to convert (already converted?)" >&2
 	exit 0
 fi
@@ -101,3 +102,4 @@ restore=
 n=$(wc -l <"$scratch/changed")
 flags=$(awk -F'\t' '$1 == "flag" { print $3 }' "$scratch/flags" | paste -sd, -)
 echo "$prog: $DIR: converted $n files${flags:+; FS_AUTOFREEZE on $flags}" >&2
+sed "s/^/$prog: warning: /" "$scratch/warnings" >&2

@@ -3,7 +3,8 @@
 #
 # diff.sh: print the conversion of DIR in KTREE as a -p1 unified diff;
 # the tree is not touched.  FORCE=1 converts units that are not
-# freeze-capable too (never adding FS_AUTOFREEZE); J=N jobs.
+# freeze-capable too, and units that keep a kthread freezer use, never
+# adding FS_AUTOFREEZE, with a warning for each; J=N jobs.
 #
 # usage: diff.sh KTREE DIR
 
@@ -22,3 +23,4 @@ if [ -s "$scratch/unparsed" ]; then
 	echo "$prog: spatch cannot parse the code around $(wc -l <"$scratch/unparsed") freezer uses, left unconverted: $(cut -d: -f1,2 "$scratch/unparsed" | paste -sd' ' -)" >&2
 fi
 "$TOP/scripts/lib/tree-diff.sh" "$scratch/a" "$scratch/b"
+sed "s/^/$prog: warning: /" "$scratch/warnings" >&2

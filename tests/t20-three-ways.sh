@@ -30,7 +30,8 @@ for c in $CASES; do
 
 	test_expect_success SPATCH "$c: spatch --sp-file cocci/$rule.cocci by hand gives the golden" '
 		case_tree $c $c.hand &&
-		(cd $c.hand && $SPATCH --very-quiet -D patch \
+		mapfile -t defs < <(case_defines $c) &&
+		(cd $c.hand && $SPATCH --very-quiet -D patch "${defs[@]}" \
 			--sp-file "$COCCI"/$rule.cocci --dir $unit) >$c.spatch &&
 		diff_hunks <"$FIXTURES"/$c/expected.diff >$c.want &&
 		sed "s|^--- a/|--- a/$unit/|" $c.spatch | diff_hunks >$c.got &&
@@ -39,7 +40,8 @@ for c in $CASES; do
 
 	test_expect_success SPATCH "$c: spatch -D report by hand gives the golden report" '
 		case_tree $c $c.hand-report &&
-		(cd $c.hand-report && $SPATCH --very-quiet -D report --no-show-diff \
+		mapfile -t defs < <(case_defines $c) &&
+		(cd $c.hand-report && $SPATCH --very-quiet -D report "${defs[@]}" --no-show-diff \
 			--sp-file "$COCCI"/$rule.cocci --dir $unit) |
 			LC_ALL=C sort -t: -k1,1 -k2,2n >$c.got &&
 		test_cmp "$FIXTURES"/$c/expected.report $c.got
@@ -59,20 +61,20 @@ for c in $CASES; do
 	test_expect_success SPATCH,KTREE_6_1 "$c: make coccicheck MODE=patch gives the golden" '
 		rm -rf k/$unit && case_tree $c $c.cc &&
 		cp -r $c.cc/$unit k/$unit &&
-		make -s -C k coccicheck MODE=patch M=$unit \
+		make -s -C k coccicheck MODE=patch M=$unit SPFLAGS="$(case_defines $c | paste -sd" " -)" \
 			COCCI=scripts/coccinelle/freezer/$rule.cocci >$c.cc.out 2>&1 &&
 		diff_hunks <"$FIXTURES"/$c/expected.diff >$c.want &&
 		diff_hunks <$c.cc.out >$c.got &&
 		test_cmp $c.want $c.got
 	'
 	test_expect_success SPATCH,KTREE_6_1 "$c: make coccicheck MODE=report gives the golden report" '
-		make -s -C k coccicheck MODE=report M=$unit \
+		make -s -C k coccicheck MODE=report M=$unit SPFLAGS="$(case_defines $c | paste -sd" " -)" \
 			COCCI=scripts/coccinelle/freezer/$rule.cocci >$c.ccr.out 2>&1 &&
 		grep "^fs/" $c.ccr.out | LC_ALL=C sort -t: -k1,1 -k2,2n >$c.got &&
 		test_cmp "$FIXTURES"/$c/expected.report $c.got
 	'
 	test_expect_success SPATCH,KTREE_6_1 "$c: make coccicheck MODE=context marks the lines the patch changes" '
-		make -s -C k coccicheck MODE=context M=$unit \
+		make -s -C k coccicheck MODE=context M=$unit SPFLAGS="$(case_defines $c | paste -sd" " -)" \
 			COCCI=scripts/coccinelle/freezer/$rule.cocci >$c.ctx.out 2>&1 &&
 		grep -c "^-" $c.ctx.out >/dev/null
 	'

@@ -197,6 +197,46 @@ test_expect_success "plan of the fixture tree, and with --force" '
 	! grep -q "^fstype	fs/nfs" out && ! grep -q "^file	fs	" out
 '
 
+test_expect_success "plan applies the judgments that hold for the version of the tree" '
+	printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\n" \
+		6.1 fs/jfs unit - - cluster "jfs evidence" \
+		6.1,6.12 fs/ext4 fstype ext4_fs_type - no-superblock "ext4 evidence" \
+		"*" fs/xfs use xfs_init_mount_workqueues "\"xfs-buf/%s\"" not-quiesced "buf evidence" \
+		6.12 fs/xfs unit - - cluster "not on 6.1" >j.tsv &&
+	"$AF" plan --judgments j.tsv "$H/ktree" fs >out &&
+	grep -qx "unit	fs/jfs	skip	not eligible: cluster: jfs evidence" out &&
+	! grep -q "^file	fs/jfs" out &&
+	grep -qx "unit	fs/ext4	skip	not freeze-capable; ext4_fs_type not flagged: no-superblock: ext4 evidence" out &&
+	! grep -q "^fstype	fs/ext4" out &&
+	grep -q "^unit	fs/xfs	eligible" out &&
+	grep -qx "keep	fs/xfs	fs/xfs/xfs_super.c	10:16	not-quiesced: buf evidence" out &&
+	"$AF" plan --judgments /dev/null "$H/ktree" fs >out &&
+	test_cmp "$H/expected/plan-fs.txt" out
+'
+
+test_expect_success "judgments: a bad file is one line naming it, exit 2" '
+	test_exit_code 2 "$AF" plan --judgments nope.tsv "$H/ktree" fs 2>err &&
+	test_line_count err 1 && grep -q "^autofreeze: nope.tsv: No such file" err &&
+	printf "6.1\tfs/jfs\tunit\t-\n" >short.tsv &&
+	test_exit_code 2 "$AF" plan --judgments short.tsv "$H/ktree" fs 2>err &&
+	test_line_count err 1 && grep -q "^autofreeze: short.tsv: line 1: not 7 tab-separated fields" err &&
+	printf "# c\n\n6.1\tfs/jfs\tdir\t-\t-\tx\ty\n" >what.tsv &&
+	test_exit_code 2 "$AF" plan --judgments what.tsv "$H/ktree" fs 2>err &&
+	test_line_count err 1 && grep -q "what.tsv: line 3: \"dir\" is not unit, fstype or use" err &&
+	printf "6.1\tfs/xfs\tuse\txfsaild\t-\tnot-quiesced\tx\n" >kt.tsv &&
+	test_exit_code 2 "$AF" plan --judgments kt.tsv "$H/ktree" fs 2>err &&
+	test_line_count err 1 && grep -q "may keep only a workqueue flag, not set_freezable" err
+'
+
+test_expect_success "policy/judgments.tsv: every line is well formed and names its evidence" '
+	"$AF" plan --judgments "$TOP/policy/judgments.tsv" "$H/ktree" fs >/dev/null &&
+	"$AF" plan "$H/ktree" fs >default &&
+	"$AF" plan --judgments "$TOP/policy/judgments.tsv" "$H/ktree" fs >given &&
+	test_cmp default given &&
+	! grep -vE "^(#|$)" "$TOP/policy/judgments.tsv" |
+		awk -F"\t" "NF != 7 || \$6 !~ /^[a-z-]+\$/ || \$7 !~ /[a-z_0-9]+\(\)/" | grep .
+'
+
 test_expect_success "units/plan: bad KTREE or DIR is bad input" '
 	test_exit_code 2 "$AF" units "$TRASH" fs 2>err &&
 	grep -q "not a kernel tree" err &&

@@ -135,6 +135,42 @@ test_expect_success SPATCH "file names with spaces" '
 	! grep -q set_freezable "sp/fs/xfs/xfs trans ail.c"
 '
 
+# an eligible xfs (xfs_fs_type, xfsaild) with a second thread whose
+# try_to_freeze() value is used: no rule converts that one
+whole_ktree()
+{
+	fake_ktree xfs-fs-type "$1" &&
+	case_tree xfs-xfsaild-6.1 "$1" &&
+	cp "$FIXTURES"/try-to-freeze-value-used/mm/vmscan.c "$1"/fs/xfs/xfs_manual.c &&
+	echo "obj-y += xfs_super.o xfs_trans_ail.o xfs_manual.o" >"$1"/fs/xfs/Makefile
+}
+
+test_expect_success SPATCH "a unit that cannot be flagged is left whole: diff, apply and report say why" '
+	whole_ktree wt && cp -a wt wt.orig &&
+	$S/diff.sh $TRASH/wt fs/xfs >wt.diff 2>err &&
+	test_cmp /dev/null wt.diff &&
+	grep -q "^diff.sh: warning: fs/xfs: left as it is, it gets no FS_AUTOFREEZE: kthread freezer uses left: fs/xfs/xfs_manual.c:" err &&
+	$S/apply.sh $TRASH/wt fs/xfs 2>err &&
+	grep -q "^apply.sh: warning: fs/xfs: left as it is" err &&
+	diff -r wt.orig wt &&
+	$S/report.sh $TRASH/wt fs/xfs >rep &&
+	grep -q "^	no FS_AUTOFREEZE, left whole: kthread freezer uses left" rep &&
+	grep -q "xfs_trans_ail.c:[0-9]*:[0-9]*: set_freezable: kept: unit left whole" rep &&
+	grep -q "xfs_manual.c:[0-9]*:[0-9]*: try_to_freeze: manual: " rep &&
+	! grep -q ": converted: " rep
+'
+
+test_expect_success SPATCH "FORCE=1 converts such a unit and warns that nothing freezes it" '
+	whole_ktree ft &&
+	FORCE=1 $S/diff.sh $TRASH/ft fs/xfs >ft.diff 2>err &&
+	grep -q "^-.*set_freezable" ft.diff &&
+	! grep -q "FS_AUTOFREEZE" ft.diff &&
+	test_line_count err 1 &&
+	grep -q "^diff.sh: warning: fs/xfs: FORCE=1 converts it without FS_AUTOFREEZE: its threads no longer freeze and nothing freezes the filesystem" err &&
+	FORCE=1 $S/report.sh $TRASH/ft fs/xfs >rep &&
+	grep -q "^	no FS_AUTOFREEZE, converted with FORCE=1: its threads no longer freeze" rep
+'
+
 test_expect_success SPATCH "make help lists the entry points" '
 	make -s -C $TOP help >help &&
 	for t in deps diff apply report check vfs build-check helper fuzz; do

@@ -15,30 +15,62 @@
 #include "scan.h"
 #include "util.h"
 
-/* A top Makefile that sets VERSION, as every kernel's does. */
-static bool makefile_has_version(const char *path)
+/*
+ * The value of "NAME = value" in the Makefile at PATH (malloc'ed, maybe
+ * empty), or NULL when it sets no NAME.
+ */
+static char *makefile_var(const char *path, const char *name)
 {
-	char *buf = NULL, *p;
-	size_t len, cap = 0;
-	bool r = false;
+	char *buf = NULL, *p, *r = NULL;
+	size_t len, cap = 0, n = strlen(name);
 
 	if (read_file(path, &buf, &len, &cap, NULL, NULL))
-		return false;
+		return NULL;
 	for (p = buf; p && p < buf + len; p = memchr(p, '\n', buf + len - p)) {
 		if (*p == '\n')
 			p++;
-		if (!strncmp(p, "VERSION", 7)) {
-			const char *q = p + 7;
+		if (!strncmp(p, name, n)) {
+			const char *q = p + n, *e;
 
 			while (*q == ' ' || *q == '\t')
 				q++;
-			if (*q == '=') {
-				r = true;
-				break;
-			}
+			if (*q != '=')
+				continue;
+			q++;
+			while (*q == ' ' || *q == '\t')
+				q++;
+			e = q;
+			while (e < buf + len && *e != '\n' && *e != ' ' &&
+			       *e != '\t')
+				e++;
+			r = xstrndup(q, (size_t)(e - q));
+			break;
 		}
 	}
 	free(buf);
+	return r;
+}
+
+/* A top Makefile that sets VERSION, as every kernel's does. */
+static bool makefile_has_version(const char *path)
+{
+	char *v = makefile_var(path, "VERSION");
+	bool r = v != NULL;
+
+	free(v);
+	return r;
+}
+
+char *ktree_version(const char *root)
+{
+	char *mk = path_join(root, "Makefile");
+	char *v = makefile_var(mk, "VERSION");
+	char *pl = makefile_var(mk, "PATCHLEVEL");
+	char *r = xasprintf("%s.%s", v ? v : "", pl ? pl : "");
+
+	free(mk);
+	free(v);
+	free(pl);
 	return r;
 }
 

@@ -20,6 +20,9 @@ struct ktree_dir {
 const char *ktree_problem(const char *dir);
 bool is_ktree(const char *dir);
 
+/* "VERSION.PATCHLEVEL" of the kernel tree at ROOT ("6.12"), malloc'ed. */
+char *ktree_version(const char *root);
+
 /* The nearest directory at or above REALDIR that is a kernel tree. */
 char *ktree_root(const char *realdir);
 

@@ -31,7 +31,13 @@
  *	"context", "function"} objects, function null for "-".
  *	-j N: N threads (default: the number of CPUs).
  *
- * autofreeze units [--json] [--force] [-j N] KTREE DIR
+ *	units and plan apply the reviewed judgments of --judgments FILE
+ *	(default: policy/judgments.tsv beside the helper) that hold for
+ *	the tree's VERSION.PATCHLEVEL: a judged unit is "not eligible:
+ *	CODE: EVIDENCE", a judged file_system_type is never flagged, a
+ *	judged use keeps its freezer (judgments.h).
+ *
+ * autofreeze units [--json] [--force] [--judgments FILE] [-j N] KTREE DIR
  *	The units of DIR (relative to KTREE: fs, fs/xfs, fs/smb, ...):
  *	directories with a Makefile with obj- lines and C files of their
  *	own; fs/smb-style parents are expanded to their children; the files
@@ -62,15 +68,19 @@
  *	--json prints an array of objects with the same content (see
  *	output.c).  --force marks skip and library units as converted.
  *
- * autofreeze plan [--force] [-j N] KTREE DIR
- *	For the drivers: tab-separated lines, in unit order, each unit's
- *	lines in this order, each kind sorted:
+ * autofreeze plan [--force] [--judgments FILE] [-j N] KTREE DIR
+ *	For the drivers: tab-separated lines, "option force" first with
+ *	--force, then in unit order, each unit's lines in this order, each
+ *	kind sorted:
  *
  *	  unit	UNIT	eligible|skip|library	REASON
  *	  file	UNIT	PATH		(relative to KTREE)
+ *	  keep	UNIT	PATH	LINE:COL	CODE: EVIDENCE
  *	  kthread	UNIT	FUNCTION
  *	  fstype	UNIT	NAME	PATH
  *
+ *	keep lines: the uses a judgment keeps freezable (the rules are
+ *	told, and the report gives the evidence).
  *	file and kthread lines are given for the units to convert: the
  *	eligible ones, and with --force the skip and library ones too;
  *	fstype lines (the freeze-capable file_system_types, to flag) for
@@ -177,8 +187,9 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: %s scan [--json] [-j N] PATH...\n"
-		"       %s units [--json] [--force] [-j N] KTREE DIR\n"
-		"       %s plan [--force] [-j N] KTREE DIR\n"
+		"       %s units [--json] [--force] [--judgments FILE] [-j N] "
+		"KTREE DIR\n"
+		"       %s plan [--force] [--judgments FILE] [-j N] KTREE DIR\n"
 		"       %s spatch [-j N] [-o OUTDIR] [-g|-G] -- SPATCH-ARGS... "
 		"::: FILE...\n"
 		"       %s python\n"

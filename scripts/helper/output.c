@@ -221,6 +221,21 @@ static void print_plan_unit(const struct unit_survey *sv,
 	for (j = 0; j < files.n; j++)
 		printf("file\t%s\t%s\n", u->rel, files.v[j]);
 	vec_free(&files);
+	for (j = u->first; j < u->end; j++) {
+		const struct file_info *fi = sv->files.files.v[j];
+		size_t k;
+
+		for (k = 0; k < fi->uses.n; k++) {
+			const struct use *us = &fi->uses.v[k];
+			const struct judgment *jd =
+				unit_keeps_use(sv, u, fi, us);
+
+			if (jd)
+				printf("keep\t%s\t%s\t%u:%u\t%s: %s\n", u->rel,
+				       relpath(sv, fi->path), us->line,
+				       us->col, jd->code, jd->evidence);
+		}
+	}
 	for (j = 0; j < u->kthreads.n; j++)
 		printf("kthread\t%s\t%s\n", u->rel, u->kthreads.v[j]);
 	for (j = 0; j < u->types.n; j++)
@@ -234,6 +249,8 @@ void print_plan(const struct unit_survey *sv)
 {
 	size_t i;
 
+	if (sv->force)
+		puts("option\tforce");
 	for (i = 0; i < sv->list.n; i++)
 		print_plan_unit(sv, sv->list.v[i]);
 }

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api.h"
 #include "output.h"
 #include "scan.h"
 #include "ktree.h"
@@ -349,11 +350,14 @@ static void trace_fstypes(struct unit_survey *sv, struct unit *u,
 			t.fi = fi;
 			trace_sops(ix, fi, t.ft, &found);
 			t.traced = strset_size(&found) > 0;
+			t.judged = judged_fstype(&sv->judgments, u->rel,
+						 t.ft->name);
 			t.sops = strset_sorted(t.traced ? &found : &ix->sops,
 					       &t.nsops);
 			for (j = 0; j < t.nsops; j++)
 				if (sop_freezes(find_sop(sv, u, t.sops[j])))
-					t.capable = t.ft->requires_dev;
+					t.capable = t.ft->requires_dev &&
+						!t.judged;
 			u->capable |= t.capable;
 			vec_push(&u->types, t);
 			strset_free(&found);
@@ -421,6 +425,25 @@ static void reason_library(const struct unit *u, charvec *r)
 	}
 }
 
+/* "; T not flagged: CODE: EVIDENCE" for each judged type of U. */
+static void reason_judged_types(const struct unit *u, charvec *r)
+{
+	size_t i;
+
+	for (i = 0; i < u->types.n; i++) {
+		const struct unit_fstype *t = &u->types.v[i];
+
+		if (!t->judged)
+			continue;
+		add_str(r, "; ");
+		add_str(r, t->ft->name);
+		add_str(r, " not flagged: ");
+		add_str(r, t->judged->code);
+		add_str(r, ": ");
+		add_str(r, t->judged->evidence);
+	}
+}
+
 /*
  * "eligible: T, T2 are FS_REQUIRES_DEV and S has .freeze_fs; ...": the
  * capable types grouped by the (sop, field) that makes them capable.
@@ -461,6 +484,7 @@ static void reason_eligible(struct unit_survey *sv, const struct unit *u,
 		add_str(r, field);
 	}
 	free(done);
+	reason_judged_types(u, r);
 }
 
 /* "not freeze-capable: ...": no FS_REQUIRES_DEV, or no freezing s_op. */
@@ -475,6 +499,13 @@ static void reason_skip(const struct unit *u, charvec *r)
 		add_str(r, "not freeze-capable: no FS_REQUIRES_DEV "
 			"file_system_type");
 		return;
+	}
+	for (i = 0; i < u->types.n; i++) {
+		if (u->types.v[i].judged) {
+			add_str(r, "not freeze-capable");
+			reason_judged_types(u, r);
+			return;
+		}
 	}
 	add_str(r, "not freeze-capable: no .freeze_fs/.freeze_super (");
 	for (i = 0, j = 0; i < u->types.n; i++) {
@@ -511,6 +542,14 @@ static void decide_status(struct unit_survey *sv, struct unit *u)
 	if (!u->types.n) {
 		u->status = UNIT_LIBRARY;
 		reason_library(u, &r);
+	} else if (u->capable && judged_unit(&sv->judgments, u->rel)) {
+		const struct judgment *j = judged_unit(&sv->judgments, u->rel);
+
+		u->status = UNIT_SKIP;
+		add_str(&r, "not eligible: ");
+		add_str(&r, j->code);
+		add_str(&r, ": ");
+		add_str(&r, j->evidence);
 	} else if (u->capable) {
 		u->status = UNIT_ELIGIBLE;
 		reason_eligible(sv, u, &r);
@@ -533,6 +572,27 @@ bool unit_converted(const struct unit_survey *sv, const struct unit *u)
 bool unit_flags_fstype(const struct unit *u, const struct unit_fstype *t)
 {
 	return u->status == UNIT_ELIGIBLE && t->capable;
+}
+
+const struct judgment *unit_keeps_use(const struct unit_survey *sv,
+				      const struct unit *u,
+				      const struct file_info *fi,
+				      const struct use *us)
+{
+	const struct judgment *j;
+
+	if (us->where != WHERE_FUNC)
+		return NULL;
+	j = judged_use(&sv->judgments, u->rel, us->func, fi->path, us->line);
+	/*
+	 * kthread_freezer.cocci takes no keep list: a thread is kept whole
+	 * by the rule's own analysis, not by a judgment (yet).
+	 */
+	if (j && freezer_apis[us->api].class != API_WQ)
+		af_die(EXIT_BADINPUT, fi->path, "line %u: a use judgment "
+		       "(%s in %s()) may keep only a workqueue flag, not %s",
+		       us->line, j->code, us->func, freezer_apis[us->api].name);
+	return j;
 }
 
 bool unit_needs_file(const struct unit *u, const struct file_info *fi)
@@ -600,6 +660,7 @@ void survey_free(struct unit_survey *sv)
 	vec_free(&sv->list);
 	kbuild_free(&sv->kbuild);
 	fileset_free(&sv->files);
+	judgments_free(&sv->judgments);
 	free((char *)sv->ktree);
 }
 
@@ -607,7 +668,8 @@ void survey_free(struct unit_survey *sv)
 
 static void usage_units(FILE *f, const char *cmd)
 {
-	fprintf(f, "usage: %s %s%s [--force] [-j N] KTREE DIR\n", PROG, cmd,
+	fprintf(f, "usage: %s %s%s [--force] [--judgments FILE] [-j N] "
+		"KTREE DIR\n", PROG, cmd,
 		strcmp(cmd, "units") ? "" : " [--json]");
 }
 
@@ -621,6 +683,7 @@ static int parse_options(struct unit_survey *sv, int argc, char **argv,
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'J' },
 		{ "force", no_argument, NULL, 'f' },
+		{ "judgments", required_argument, NULL, 'P' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -637,6 +700,9 @@ static int parse_options(struct unit_survey *sv, int argc, char **argv,
 			break;
 		case 'f':
 			sv->force = true;
+			break;
+		case 'P':
+			sv->judgments_path = optarg;
 			break;
 		case 'j':
 			sv->jobs = job_count(cmd, optarg);
@@ -665,7 +731,7 @@ static int survey_args(struct unit_survey *sv, int argc, char **argv,
 		       const char *cmd, bool *json)
 {
 	struct ktree_dir kd;
-	char *why;
+	char *why, *version;
 	int arg;
 
 	memset(sv, 0, sizeof(*sv));
@@ -680,6 +746,9 @@ static int survey_args(struct unit_survey *sv, int argc, char **argv,
 		return EXIT_BADINPUT;
 	}
 	sv->ktree = kd.root;
+	version = ktree_version(kd.root);
+	judgments_load(&sv->judgments, sv->judgments_path, version);
+	free(version);
 	survey_units(sv, kd.dir);
 	free(kd.dir);
 	return 0;

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 
 #include "analyze.h"
+#include "judgments.h"
 #include "kbuild.h"
 #include "tree.h"
 #include "util.h"
@@ -39,6 +40,7 @@ struct unit_fstype {
 	size_t nsops;
 	bool traced;		/* false: sops are all the unit's */
 	bool capable;		/* FS_REQUIRES_DEV and a freezing s_op */
+	const struct judgment *judged;	/* never flagged: why */
 };
 
 struct unit {
@@ -67,6 +69,8 @@ struct unit_survey {
 	struct fileset files;		/* of the analyzed units */
 	int jobs;
 	bool force;			/* convert skip and library units */
+	const char *judgments_path;	/* --judgments, or NULL */
+	struct judgments judgments;	/* for this tree's version */
 };
 
 /*
@@ -90,6 +94,15 @@ bool unit_converted(const struct unit_survey *sv, const struct unit *u);
 
 /* T gets flagged FS_AUTOFREEZE: a capable type of an eligible unit. */
 bool unit_flags_fstype(const struct unit *u, const struct unit_fstype *t);
+
+/*
+ * The judgment keeping use US of FI, a file of unit U, freezable, or
+ * NULL when nothing keeps it.
+ */
+const struct judgment *unit_keeps_use(const struct unit_survey *sv,
+				      const struct unit *u,
+				      const struct file_info *fi,
+				      const struct use *us);
 
 /*
  * Spatch must see FI, a file of converted unit U: it has a freezer use

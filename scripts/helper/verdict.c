@@ -30,11 +30,20 @@
 #include "util.h"
 #include "scan.h"
 
+/* A use a judgment keeps freezable: the plan's keep line. */
+struct kept_use {
+	char *file;
+	long line;
+	char *code, *evidence;		/* of "CODE: EVIDENCE" */
+};
+
 /* The plan, as "autofreeze plan" writes it. */
 struct plan_unit {
 	char *name, *status, *reason;
 	bool converted;			/* it has file lines */
+	bool whole;			/* flags: left whole, not flagged */
 	strvec files, kthreads, fstypes, fstype_files;
+	VEC(struct kept_use) keeps;
 	char *flag;			/* report's flag line, or NULL */
 	strvec uses;			/* report's use lines */
 	strvec json_uses;
@@ -42,6 +51,7 @@ struct plan_unit {
 
 struct plan {
 	VEC(struct plan_unit) units;
+	bool force;			/* "option force": FORCE=1 */
 };
 
 /* One "FILE:LINE:COL..." line: where it points, and what follows. */
@@ -227,6 +237,9 @@ static void plan_read(const char *path, struct plan *p)
 		size_t n = split_tabs(lines.v[i], f, 5);
 		struct plan_unit *u;
 
+		if (n == 2 && !strcmp(f[0], "option") &&
+		    !strcmp(f[1], "force"))
+			p->force = true;
 		if (n < 3)
 			continue;
 		u = plan_find(p, f[1]);
@@ -252,6 +265,18 @@ static void plan_read(const char *path, struct plan *p)
 		} else if (!strcmp(f[0], "fstype") && n > 3) {
 			vec_push(&u->fstypes, xstrdup(f[2]));
 			vec_push(&u->fstype_files, xstrdup(f[3]));
+		} else if (!strcmp(f[0], "keep") && n > 4) {
+			struct kept_use k = { xstrdup(f[2]),
+					      strtol(f[3], NULL, 10),
+					      xstrdup(f[4]), NULL };
+			char *colon = strstr(k.code, ": ");
+
+			if (!colon)
+				af_die(EXIT_BADINPUT, path, "keep line without "
+				       "\"CODE: EVIDENCE\": %s", f[4]);
+			*colon = '\0';
+			k.evidence = colon + 2;
+			vec_push(&u->keeps, k);
 		}
 	}
 	vec_free(&lines);
@@ -260,7 +285,7 @@ static void plan_read(const char *path, struct plan *p)
 
 static void plan_free(struct plan *p)
 {
-	size_t i;
+	size_t i, k;
 
 	for (i = 0; i < p->units.n; i++) {
 		struct plan_unit *u = &p->units.v[i];
@@ -273,6 +298,11 @@ static void plan_free(struct plan *p)
 		strvec_free(&u->kthreads);
 		strvec_free(&u->fstypes);
 		strvec_free(&u->fstype_files);
+		for (k = 0; k < u->keeps.n; k++) {
+			free(u->keeps.v[k].file);
+			free(u->keeps.v[k].code);
+		}
+		vec_free(&u->keeps);
 		strvec_free(&u->uses);
 		strvec_free(&u->json_uses);
 	}
@@ -391,15 +421,35 @@ static const char *thread_name_collision(struct plan *p, const usevec *uses)
 	return NULL;
 }
 
-/*
- * Whether unit U's types get the flag: only when no use is left in
- * kernel-thread context (scan says kthread, or it is in one of the
- * unit's thread functions) in its converted files.  Prints the flag or
- * noflag line.
- */
-static void unit_flag_verdict(const struct plan_unit *u, const usevec *uses,
-			      FILE *out)
+/* The plan's keep line for use S of unit U, or NULL. */
+static const struct kept_use *unit_keeps(const struct plan_unit *u,
+					 const struct scanned_use *s)
 {
+	size_t i;
+
+	for (i = 0; i < u->keeps.n; i++)
+		if (u->keeps.v[i].line == s->at.line &&
+		    !strcmp(u->keeps.v[i].file, s->at.file))
+			return &u->keeps.v[i];
+	return NULL;
+}
+
+/*
+ * Whether converted unit U's types get the flag, now that the removal
+ * rules have run: only when no use is left in kernel-thread context
+ * (scan says kthread, or it is in one of the unit's thread functions)
+ * in its converted files, and it has a type to flag.  A use a judgment
+ * keeps does not count: its evidence says its work never waits for the
+ * freeze, so it can freeze with the tasks.  All or nothing:
+ * a unit that gets no flag is left whole ("noflag"), unless the plan
+ * was made with --force ("forced": converted, and nothing freezes it).
+ * Prints "flag UNIT TYPES", "noflag UNIT REASON" or "forced UNIT
+ * REASON".
+ */
+static void unit_flag_verdict(const struct plan *p, const struct plan_unit *u,
+			      const usevec *uses, FILE *out)
+{
+	const char *verdict = p->force ? "forced" : "noflag";
 	size_t i, left = 0;
 
 	for (i = 0; i < uses->n && left < 3; i++) {
@@ -409,9 +459,11 @@ static void unit_flag_verdict(const struct plan_unit *u, const usevec *uses,
 			continue;
 		if (strcmp(s->ctx, "kthread") && !strvec_has(&u->kthreads, s->fn))
 			continue;
+		if (unit_keeps(u, s))
+			continue;
 		if (!left++)
-			fprintf(out, "noflag\t%s\tkthread freezer uses left: ",
-				u->name);
+			fprintf(out, "%s\t%s\tkthread freezer uses left: ",
+				verdict, u->name);
 		else
 			putc(';', out);
 		fprintf(out, "%s:%ld:%s %s", s->at.file, s->at.line,
@@ -421,6 +473,11 @@ static void unit_flag_verdict(const struct plan_unit *u, const usevec *uses,
 		putc('\n', out);
 		return;
 	}
+	if (!u->fstypes.n) {
+		fprintf(out, "%s\t%s\tno file_system_type to flag: %s\n",
+			verdict, u->name, u->reason);
+		return;
+	}
 	fprintf(out, "flag\t%s\t", u->name);
 	for (i = 0; i < u->fstypes.n; i++)
 		fprintf(out, "%s%s", i ? "," : "", u->fstypes.v[i]);
@@ -428,35 +485,59 @@ static void unit_flag_verdict(const struct plan_unit *u, const usevec *uses,
 }
 
 /*
- * What one line of the rules' report mode says of a use: sets STATUS
- * and returns the reason (malloc'ed), or NULL when the line is none of
- * the rules' verdicts.
+ * The verdict on a use: converted, kept or manual, a reason code from
+ * the list in README.md ("Reason codes"), and the reason in words.
  */
-static char *rule_message_verdict(const char *m, const char **status)
+struct use_verdict {
+	const char *status;
+	const char *code;
+	char *why;		/* malloc'ed */
+};
+
+/*
+ * What one line of the rules' report mode says of a use: fills V and
+ * returns true, or false when the line is none of the rules' verdicts.
+ */
+static bool rule_message_verdict(const char *m, struct use_verdict *v)
 {
 	static const char *const converted_tails[] = {
 		": convert, the VFS freezes the filesystem",
 		": drop the freezable flag",
 	};
+	/* the rules' kept and manual messages, by what they say */
+	static const struct {
+		const char *has, *code;
+	} codes[] = {
+		{ "kept by -D keep_at", "judged" },
+		{ "outside a function", "file-scope" },
+		{ "macro or initializer", "macro" },
+		{ "is not the kthread freezer", "not-freezer" },
+		{ "not a kernel thread", "not-kthread" },
+		{ "no mechanical conversion", "no-mechanical-conversion" },
+		{ "is kept with its", "thread-left-whole" },
+	};
 	static const char wq[] = "freezable workqueue or worker in ";
 	size_t i, n = strlen(m);
 
-	if (!strncmp(m, "manual: ", 8)) {
-		*status = "manual";
-		return xstrdup(m + 8);
-	}
-	if (!strncmp(m, "kept: ", 6)) {
-		*status = "kept";
-		return xstrdup(m + 6);
+	if (!strncmp(m, "manual: ", 8) || !strncmp(m, "kept: ", 6)) {
+		v->status = m[0] == 'm' ? "manual" : "kept";
+		v->code = "rule";
+		for (i = 0; i < ARRAY_SIZE(codes); i++)
+			if (strstr(m, codes[i].has)) {
+				v->code = codes[i].code;
+				break;
+			}
+		v->why = xstrdup(strchr(m, ' ') + 1);
+		return true;
 	}
 	for (i = 0; i < ARRAY_SIZE(converted_tails); i++) {
 		size_t t = strlen(converted_tails[i]);
 		const char *s = m, *sp;
-		char *why;
 
 		if (n < t || strcmp(m + n - t, converted_tails[i]))
 			continue;
-		*status = "converted";
+		v->status = "converted";
+		v->code = i ? "workqueue" : "kthread";
 		/* "API in kernel thread FN()" becomes "in kernel thread FN()" */
 		sp = strchr(m, ' ');
 		if (sp && sp > m && !strncmp(sp, " in ", 4) &&
@@ -464,14 +545,14 @@ static char *rule_message_verdict(const char *m, const char **status)
 		    (size_t)(sp - m))
 			s = sp + 1;
 		if (!strncmp(s, wq, strlen(wq)))
-			why = xasprintf("workqueue flag in %.*s",
-					(int)(m + n - t - (s + strlen(wq))),
-					s + strlen(wq));
+			v->why = xasprintf("workqueue flag in %.*s",
+					   (int)(m + n - t - (s + strlen(wq))),
+					   s + strlen(wq));
 		else
-			why = xstrndup(s, (size_t)(m + n - t - s));
-		return why;
+			v->why = xstrndup(s, (size_t)(m + n - t - s));
+		return true;
 	}
-	return NULL;
+	return false;
 }
 
 struct verdict_inputs {
@@ -481,31 +562,38 @@ struct verdict_inputs {
 	usevec uses;
 };
 
-/*
- * The verdict on one use: STATUS (converted, kept, manual) and the
- * reason, malloc'ed.
- */
-static char *use_verdict(struct verdict_inputs *in,
-			 const struct scanned_use *s, const char **status)
+static void set_verdict(struct use_verdict *v, const char *status,
+			const char *code, char *why)
 {
-	struct plan_unit *u = plan_find(&in->plan,
-					 unit_of_path(&in->plan, s->at.file));
+	v->status = status;
+	v->code = code;
+	v->why = why;
+}
+
+/* The verdict on one use, before a unit left whole is accounted for. */
+static void use_verdict_as_run(struct verdict_inputs *in,
+			       const struct plan_unit *u,
+			       const struct scanned_use *s,
+			       struct use_verdict *v)
+{
+	const struct kept_use *k;
 	struct located *msgs;
 	const char *m = NULL;
 	size_t n, i;
-	char *why;
 
-	if (!u || !u->converted) {
-		*status = "kept";
-		if (u)
-			return xasprintf("unit not converted: %s", u->reason);
-		return xstrdup("outside the units converted");
+	k = unit_keeps(u, s);
+	if (k) {
+		set_verdict(v, "kept", k->code,
+			    xasprintf("%s in %s(): %s", s->api, s->fn,
+				      k->evidence));
+		return;
 	}
 	find_place(&in->unparsed, s->at.file, s->at.line, &n);
 	if (n) {
-		*status = "manual";
-		return xstrdup("spatch cannot parse the code around it; the "
-			       "rules never saw it");
+		set_verdict(v, "manual", "unparsed",
+			    xstrdup("spatch cannot parse the code around it; "
+				    "the rules never saw it"));
+		return;
 	}
 	/* the rules' message on this line about this API, else the first */
 	msgs = find_place(&in->rules, s->at.file, s->at.line, &n);
@@ -518,30 +606,55 @@ static char *use_verdict(struct verdict_inputs *in,
 	}
 	if (!m && n)
 		m = msgs[0].rest;
-	if (m) {
-		why = rule_message_verdict(m, status);
-		if (why)
-			return why;
-	}
-	if (!strcmp(s->ctx, "macro")) {
-		*status = "kept";
-		return xasprintf("%s in a macro definition", s->api);
-	}
-	if (!strcmp(s->ctx, "unknown")) {
-		*status = "kept";
-		return xasprintf("%s outside a function", s->api);
-	}
-	if (!strcmp(s->ctx, "kthread")) {
-		*status = "manual";
-		return xasprintf("%s in kernel thread %s(): no rule converts "
-				 "this form", s->api, s->fn);
-	}
-	*status = "kept";
-	return xasprintf("%s in %s(): not a kernel thread", s->api, s->fn);
+	if (m && rule_message_verdict(m, v))
+		return;
+	if (!strcmp(s->ctx, "macro"))
+		set_verdict(v, "kept", "macro",
+			    xasprintf("%s in a macro definition", s->api));
+	else if (!strcmp(s->ctx, "unknown"))
+		set_verdict(v, "kept", "file-scope",
+			    xasprintf("%s outside a function", s->api));
+	else if (!strcmp(s->ctx, "kthread"))
+		set_verdict(v, "manual", "no-rule",
+			    xasprintf("%s in kernel thread %s(): no rule "
+				      "converts this form", s->api, s->fn));
+	else
+		set_verdict(v, "kept", "not-kthread",
+			    xasprintf("%s in %s(): not a kernel thread",
+				      s->api, s->fn));
 }
 
-/* flags: "flag UNIT TYPES" or "noflag UNIT REASON" lines, as convert.sh
- * writes them; the report shows them. */
+/* The verdict on one use (see struct use_verdict). */
+static void use_verdict(struct verdict_inputs *in,
+			const struct scanned_use *s, struct use_verdict *v)
+{
+	struct plan_unit *u = plan_find(&in->plan,
+					 unit_of_path(&in->plan, s->at.file));
+	char *why;
+
+	if (!u) {
+		set_verdict(v, "kept", "outside-units",
+			    xstrdup("outside the units converted"));
+		return;
+	}
+	if (!u->converted) {
+		set_verdict(v, "kept", "unit-not-converted",
+			    xasprintf("unit not converted: %s", u->reason));
+		return;
+	}
+	use_verdict_as_run(in, u, s, v);
+	if (!u->whole || strcmp(v->status, "converted"))
+		return;
+	/* all or nothing: the unit gets no flag, so it stays as it is */
+	why = xasprintf("unit left whole, it gets no FS_AUTOFREEZE: would "
+			"convert (%s)", v->why);
+	free(v->why);
+	set_verdict(v, "kept", "unit-left-whole", why);
+}
+
+/* flags: "flag UNIT TYPES", "noflag UNIT REASON" or "forced UNIT
+ * REASON" lines, as unit_flag_verdict() writes them; the report shows
+ * them. */
 static void read_flags(const char *path, struct plan *p)
 {
 	strvec lines = { 0 };
@@ -558,9 +671,18 @@ static void read_flags(const char *path, struct plan *p)
 		if (!u)
 			continue;
 		free(u->flag);
-		u->flag = xasprintf("%s%s", strcmp(f[0], "flag") ?
-				    "no FS_AUTOFREEZE: " : "FS_AUTOFREEZE: ",
-				    f[2]);
+		if (!strcmp(f[0], "flag")) {
+			u->flag = xasprintf("FS_AUTOFREEZE: %s", f[2]);
+		} else if (!strcmp(f[0], "forced")) {
+			u->flag = xasprintf("no FS_AUTOFREEZE, converted with "
+					    "FORCE=1: its threads no longer "
+					    "freeze and nothing freezes the "
+					    "filesystem: %s", f[2]);
+		} else {
+			u->whole = true;
+			u->flag = xasprintf("no FS_AUTOFREEZE, left whole: %s",
+					    f[2]);
+		}
 	}
 	vec_free(&lines);
 	free(buf);
@@ -588,35 +710,42 @@ static void print_report(struct verdict_inputs *in, bool json)
 
 	for (i = 0; i < in->uses.n; i++) {
 		const struct scanned_use *s = &in->uses.v[i];
-		const char *status = "kept";
-		char *why = use_verdict(in, s, &status), *j[6];
+		struct use_verdict v;
+		char *j[8];
 		struct plan_unit *u = plan_find(p, unit_of_path(p, s->at.file));
 
+		use_verdict(in, s, &v);
 		for (k = 0; k < 3; k++)
-			if (!strcmp(status, names[k]))
+			if (!strcmp(v.status, names[k]))
 				count[k]++;
 		if (!u) {
-			free(why);
+			free(v.why);
 			continue;
 		}
 		vec_push(&u->uses, xasprintf("%s:%ld:%s: %s: %s: %s",
 					     s->at.file, s->at.line,
-					     s->at.col, s->api, status, why));
+					     s->at.col, s->api, v.status,
+					     v.why));
 		j[0] = json_of(s->at.file);
 		j[1] = json_of(s->api);
 		j[2] = json_of(s->ctx);
 		j[3] = strcmp(s->fn, "-") ? json_of(s->fn) : xstrdup("null");
-		j[4] = json_of(status);
-		j[5] = json_of(why);
+		j[4] = json_of(v.status);
+		j[5] = json_of(v.why);
+		j[6] = json_of(v.code);
+		/* a conversion's evidence: the unit's freeze path */
+		j[7] = strcmp(v.status, "converted") ? xstrdup("null") :
+			json_of(u->reason);
 		vec_push(&u->json_uses,
 			 xasprintf("{\"file\":%s,\"line\":%ld,\"col\":%s,"
 				   "\"api\":%s,\"context\":%s,\"function\":%s,"
-				   "\"status\":%s,\"reason\":%s}", j[0],
-				   s->at.line, s->at.col, j[1], j[2], j[3],
-				   j[4], j[5]));
-		for (k = 0; k < 6; k++)
+				   "\"status\":%s,\"code\":%s,\"reason\":%s,"
+				   "\"evidence\":%s}", j[0], s->at.line,
+				   s->at.col, j[1], j[2], j[3], j[4], j[6],
+				   j[5], j[7]));
+		for (k = 0; k < 8; k++)
 			free(j[k]);
-		free(why);
+		free(v.why);
 	}
 	if (json) {
 		fputs("{\"units\":[", stdout);
@@ -745,8 +874,8 @@ int cmd_flags(int argc, char **argv)
 	if (rc)
 		return rc;
 	for (i = 0; i < p.units.n; i++)
-		if (p.units.v[i].fstypes.n)
-			unit_flag_verdict(&p.units.v[i], &uses, stdout);
+		if (p.units.v[i].converted)
+			unit_flag_verdict(&p, &p.units.v[i], &uses, stdout);
 	plan_free(&p);
 	usevec_free(&uses);
 	return 0;

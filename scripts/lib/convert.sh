@@ -12,9 +12,12 @@
 # OUT receives:
 #   plan      the helper's plan
 #   a/, b/    the candidate files, as they are and converted
-#   flags     per unit: "flag UNIT TYPE..." or "noflag UNIT REASON"
+#   flags     per unit: "flag UNIT TYPE...", "noflag UNIT REASON" (put
+#             back as it was) or "forced UNIT REASON" (FORCE=1)
 #   unparsed  "FILE:LINE: API" for each freezer use in code spatch could
 #             not parse (the rules never saw it)
+#   warnings  what diff and apply warn of once they are done: a unit
+#             left as it is, a unit FORCE=1 converts without a flag
 #   rules     with REPORT=1: the rules' report-mode messages on a/
 
 set -eu
@@ -54,6 +57,7 @@ units=$(plan_lines "$out/plan" file 2 | uniq)
 mkdir -p "$out/a" "$out/b"
 : >"$out/flags"
 : >"$out/unparsed"
+: >"$out/warnings"
 : >"$out/rules"
 [ -n "$units" ] || exit 0
 
@@ -74,6 +78,7 @@ done <"$out/renames"
 awk -F'\t' -v OFS='\t' 'FILENAME == ARGV[1] { to[$1] = $2; next }
 	$1 == "file" && ($3 in to) { $3 = to[$3] }
 	$1 == "fstype" && ($4 in to) { $4 = to[$4] }
+	$1 == "keep" && ($3 in to) { $3 = to[$3] }
 	{ print }' "$out/renames" "$out/plan" >"$out/plan.spatch"
 
 # unrename: the files their own names again, in b/ and in the lists.
@@ -124,18 +129,29 @@ kall=$(plan_lines "$out/plan" kthread 3 | sort -u | paste -sd, -)
 (cd "$out/b" && "$AF" scan "${allfiles[@]}") >"$out/scan-before"
 collide=$("$AF" runs "$out/plan.spatch" "$out/scan-before")
 
+# keep_defs PLAN [UNIT]: -D keep_at=FILE:LINE,... for the uses the
+# plan's judgments keep freezable, when there are any.
+keep_defs()
+{
+	local at
+	at=$(awk -F'\t' -v u="${2-}" '$1 == "keep" && (u == "" || $2 == u) {
+		sub(/:.*/, "", $4); print $3 ":" $4 }' "$1" | paste -sd, -)
+	[ -z "$at" ] || printf '%s\n' -D "keep_at=$at"
+}
+
 # rule_pass MODE: the removal rules over every unit's files, all units
 # in one run, or one run per unit when a thread name collides.
 rule_pass()
 {
-	local mode=$1 plan=$out/plan.spatch u kfns defs files
+	local mode=$1 plan=$out/plan.spatch u kfns defs files keeps
 	[ "$mode" = patch ] || plan=$out/plan
 	if [ -z "$collide" ]; then
 		mapfile -t files < <(plan_lines "$plan" file 3)
 		defs=()
 		[ -z "$kall" ] || defs=(-D "kthread_fns=$kall")
 		run_rule "$mode" kthread_freezer "$out/log-$mode-kthread" "${defs[@]}" ::: "${files[@]}"
-		run_rule "$mode" wq_freezable "$out/log-$mode-wq" ::: "${files[@]}"
+		mapfile -t keeps < <(keep_defs "$plan")
+		run_rule "$mode" wq_freezable "$out/log-$mode-wq" "${keeps[@]}" ::: "${files[@]}"
 		return
 	fi
 	for u in $units; do
@@ -145,7 +161,8 @@ rule_pass()
 		defs=()
 		[ -z "$kfns" ] || defs=(-D "kthread_fns=$kfns")
 		run_rule "$mode" kthread_freezer "$out/log-$mode-kthread-${u//\//-}" "${defs[@]}" ::: "${files[@]}"
-		run_rule "$mode" wq_freezable "$out/log-$mode-wq-${u//\//-}" ::: "${files[@]}"
+		mapfile -t keeps < <(keep_defs "$plan" "$u")
+		run_rule "$mode" wq_freezable "$out/log-$mode-wq-${u//\//-}" "${keeps[@]}" ::: "${files[@]}"
 	done
 }
 
@@ -160,7 +177,8 @@ rule_pass patch
 
 # FS_AUTOFREEZE: on an eligible unit's freeze-capable types, once
 # nothing is left in kthread context: the helper decides ("flags"), the
-# fs_autofreeze rule writes.
+# fs_autofreeze rule writes.  All or nothing: a unit that gets no flag
+# is put back as it was ("noflag"), unless FORCE=1 ("forced").
 (cd "$out/b" && "$AF" scan "${allfiles[@]}") >"$out/scan-after"
 "$AF" flags "$out/plan.spatch" "$out/scan-after" >"$out/flags"
 while IFS=$'\t' read -r verdict u types; do
@@ -170,3 +188,18 @@ while IFS=$'\t' read -r verdict u types; do
 done <"$out/flags"
 
 unrename
+
+while IFS=$'\t' read -r verdict u why; do
+	case $verdict in
+	noflag)
+		while read -r f; do
+			cp -p "$out/a/$f" "$out/b/$f"
+		done < <(plan_lines "$out/plan" file 3 "$u")
+		echo "$u: left as it is, it gets no FS_AUTOFREEZE: $why" ;;
+	forced)
+		diff -rq "$out/a/$u" "$out/b/$u" >/dev/null 2>&1 ||
+			echo "$u: FORCE=1 converts it without FS_AUTOFREEZE:" \
+				"its threads no longer freeze and nothing" \
+				"freezes the filesystem ($why)" ;;
+	esac
+done <"$out/flags" >"$out/warnings"
