@@ -115,6 +115,22 @@ def note_freezer_use(p, api):
 		blocked.setdefault(p[0].current_element,
 				   "%s at line %s" % (api, p[0].line))
 
+def bare_above(q):
+	"""No comment between the line that opens the block and Q's line:
+	Coccinelle would drop a comment with the declaration it moves."""
+	try:
+		with open(q[0].file, errors="replace") as f:
+			lines = f.read().split("\n")
+	except OSError:
+		return False
+	i = int(q[0].line) - 2
+	while i >= 0 and not lines[i].rstrip().endswith("{"):
+		t = lines[i].strip()
+		if t and not t.startswith("#"):
+			return False
+		i -= 1
+	return i >= 0 and "/*" not in lines[i] and "//" not in lines[i]
+
 def label_orphaned(p, label):
 	k = (p[0].current_element, str(label))
 	return k in labels_before and k not in labels_after
@@ -381,7 +397,57 @@ fresh identifier new = script:python(old) { PLAIN_SLEEP[old] };
 // ---------------------------------------------------------------------
 // if (freezing(current)) A else B  ->  B
 
-// B declares variables: keep it a block.
+// B opens with declarations (and no comment): they move to the top of
+// the function and B loses its braces, as a maintainer would write it.  A declaration
+// with an initializer leaves an assignment where it was, so that it is
+// set again on every pass of the thread's loop.  A wait queue entry
+// declared once serves every pass: add/remove and prepare/finish leave
+// it as they found it.
+
+// a declarer macro: DECLARE_WAITQUEUE(wq, current);
+@freezing_else_hoist_declarer depends on patch exists@
+position p : script:python() { in_kthread(p) };
+position q : script:python() { bare_above(q) };
+identifier fn;
+statement S1;
+declarer d;
+expression list es;
+@@
+fn(...) {
++ d(es);
+  ... when any
+- if@p (freezing(current)) S1 else {
+- d@q(es);
+  ...
+- }
+  ... when any
+}
+
+// a macro Coccinelle reads as a call, then one initialized variable:
+// DEFINE_WAIT(wait); int should_sleep = 1;
+@freezing_else_hoist_macro_init depends on patch exists@
+position p : script:python() { in_kthread(p) };
+position q : script:python() { bare_above(q) };
+identifier fn, mac, x;
+statement S1;
+expression list es;
+type T;
+expression E;
+@@
+fn(...) {
++ mac(es);
++ T x;
+  ... when any
+- if@p (freezing(current)) S1 else {
+- mac@q(es);
+- T x = E;
++ x = E;
+  ...
+- }
+  ... when any
+}
+
+// Anything else B declares: keep it a block.
 @freezing_else_declares depends on patch@
 position p : script:python() { in_kthread(p) };
 statement S1;
@@ -499,11 +565,12 @@ position p : script:python(L) { label_orphaned(p, L) };
 // ---------------------------------------------------------------------
 // A .c file with no freezer use left needs no <linux/freezer.h>.
 
-// Everything <linux/freezer.h> declares, not only the API above.
+// Everything <linux/freezer.h> declares, not only the API above.  The
+// functions and function-like macros count only as calls: a variable
+// or field of the same name (gfs2's "bool frozen") is not a use.
 @still_uses_freezer depends on patch@
-identifier I = {set_freezable, try_to_freeze, freezing, frozen,
+identifier F = {set_freezable, try_to_freeze, freezing, frozen,
 		freezing_slow_path, __refrigerator, freeze_task,
-		freezer_active, pm_freezing, pm_nosig_freezing,
 		freeze_processes, thaw_processes, freeze_kernel_threads,
 		thaw_kernel_threads, set_freezable_with_signal,
 		freezable_schedule, freezable_schedule_unsafe,
@@ -516,11 +583,17 @@ identifier I = {set_freezable, try_to_freeze, freezing, frozen,
 		freezer_count, freezer_should_skip, wait_event_freezable,
 		wait_event_freezable_timeout, wait_event_freezable_exclusive,
 		wait_event_freezekillable_unsafe};
+identifier V = {freezer_active, pm_freezing, pm_nosig_freezing};
 @@
-I
+(
+F(...)
+|
+V
+)
 
 @drop_freezer_h depends on patch && freezer_h_removable && !still_uses_freezer &&
-	(freezing_else_declares || freezing_else_block || freezing_else ||
+	(freezing_else_hoist_declarer || freezing_else_hoist_macro_init ||
+	 freezing_else_declares || freezing_else_block || freezing_else ||
 	 freezing_if || freezing_term || freeze_points ||
 	 freezable_sleep_aligned || freezable_sleep)@
 @@

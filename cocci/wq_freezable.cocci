@@ -45,6 +45,24 @@ def is_kept(p):
 def convertible(p):
 	return in_function(p) and not is_kept(p)
 
+def joins(p):
+	"""WQ_FREEZABLE opens flags that go on, after a "|", on the next
+	line: without it, the two lines fit in one of 80 columns."""
+	try:
+		with open(p[0].file, errors="replace") as f:
+			lines = f.read().split("\n")
+		line, nxt = lines[int(p[0].line) - 1], lines[int(p[0].line)]
+	except (OSError, IndexError):
+		return False
+	if not line.rstrip().endswith("|") or "/*" in line + nxt or "//" in line + nxt:
+		return False
+	col = int(p[0].column)
+	rest = line[col:].replace("WQ_FREEZABLE", "", 1).lstrip(" |")
+	if rest.count("|") != 1:
+		return False
+	joined = line[:col] + rest.rstrip() + " " + nxt.strip()
+	return len(joined.expandtabs(8)) <= 80
+
 @initialize:python@
 at << virtual.keep_at;
 @@
@@ -52,6 +70,15 @@ for a in at.split(","):
 	f, _, line = a.strip().rpartition(":")
 	if f and line.isdigit():
 		kept_at.add((os.path.normpath(f), int(line)))
+
+// Flags split over two lines that fit on one once WQ_FREEZABLE is gone
+// are joined (xfs_log.c).
+@wq_flag_join depends on patch@
+position p : script:python() { convertible(p) and joins(p) };
+expression E1, E2;
+@@
+- WQ_FREEZABLE@p | E1 | E2
++ E1 | E2
 
 @wq_flag depends on patch@
 position p : script:python() { convertible(p) };
