@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kbuild.c - the Makefiles (obj- lines) and Kconfig files (config
- * symbols and their selects) of a kernel tree, read for the owner of
+ * symbols and what they select or depend on) of a kernel tree, read for the owner of
  * each symbol and the users of each library unit.  The files are read
  * line by line, not evaluated: conditionals count as true.
  */
@@ -121,6 +121,34 @@ static int indent_of(const char *s)
 	return n;
 }
 
+/*
+ * "depends on EXPR": the symbols EXPR needs, as S's needs (a "!SYM" is
+ * not one, nor y, m or n).
+ */
+static void depends_on(struct kconfig_sym *s, const char *e)
+{
+	static const char word[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		"abcdefghijklmnopqrstuvwxyz0123456789_";
+	bool negated = false;
+
+	while (*e && *e != '#') {
+		size_t n = strspn(e, word);
+
+		if (!n) {
+			if (*e == '!')
+				negated = true;
+			else if (*e != ' ' && *e != '\t' && *e != '(')
+				negated = false;
+			e++;
+			continue;
+		}
+		if (!negated && ((*e >= 'A' && *e <= 'Z') || *e == '_'))
+			vec_push(&s->needs, xstrndup(e, n));
+		negated = false;
+		e += n;
+	}
+}
+
 /* The config entries of the Kconfig file PATH, in directory RELDIR. */
 static void parse_kconfig(struct kbuild *kb, const char *path,
 			  const char *reldir)
@@ -165,7 +193,10 @@ static void parse_kconfig(struct kbuild *kb, const char *path,
 			w += strspn(w, " \t");
 			n = strcspn(w, " \t#");
 			if (n)
-				vec_push(&cur->selects, xstrndup(w, n));
+				vec_push(&cur->needs, xstrndup(w, n));
+		} else if (cur && !strncmp(w, "depends on", 10) &&
+			   (w[10] == ' ' || w[10] == '\t')) {
+			depends_on(cur, w + 10);
 		} else if (ind == 0) {
 			cur = NULL;	/* menu, if, choice, source, ... */
 		}
@@ -241,7 +272,8 @@ static int cmp_unitp(const void *a, const void *b)
 		      (*(struct unit *const *)b)->rel);
 }
 
-/* Users: the units owning a symbol that selects one of the library's. */
+/* Users: the units owning a symbol that selects or depends on one of
+ * the library's. */
 static void list_users(struct unit_survey *sv)
 {
 	const struct kbuild *kb = &sv->kbuild;
@@ -253,8 +285,8 @@ static void list_users(struct unit_survey *sv)
 
 		if (!user)
 			continue;
-		for (j = 0; j < s->selects.n; j++) {
-			struct unit *lib = config_owner(kb, s->selects.v[j]);
+		for (j = 0; j < s->needs.n; j++) {
+			struct unit *lib = config_owner(kb, s->needs.v[j]);
 			size_t k;
 			bool dup = false;
 
@@ -288,7 +320,7 @@ void kbuild_free(struct kbuild *kb)
 	for (i = 0; i < kb->syms.n; i++) {
 		free(kb->syms.v[i].name);
 		free(kb->syms.v[i].dir);
-		strvec_free(&kb->syms.v[i].selects);
+		strvec_free(&kb->syms.v[i].needs);
 	}
 	vec_free(&kb->syms);
 	for (i = 0; i < kb->owner.cap; i++)

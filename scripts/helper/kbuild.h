@@ -2,13 +2,13 @@
 /*
  * kbuild.h - what a kernel tree's Makefiles and Kconfig files say about
  * its units: which unit owns each CONFIG_ symbol, and so which units
- * use a library unit (select one of its symbols).
+ * use a library unit (select or depend on one of its symbols).
  *
  * A symbol belongs to the unit that builds on it (obj-$(CONFIG_X) +=
  * x.o), else to the unit whose parent Makefile enters it
  * (obj-$(CONFIG_X) += dir/), else to the unit of the Kconfig file
  * defining it.  A library's users are the units owning a symbol that
- * "select"s one of the library's symbols.
+ * selects or depends on one of the library's symbols.
  */
 #ifndef AF_KBUILD_H
 #define AF_KBUILD_H
@@ -19,7 +19,7 @@
 struct kconfig_sym {
 	char *name;		/* without CONFIG_ */
 	char *dir;		/* relative dir of its Kconfig file */
-	strvec selects;
+	strvec needs;		/* selected or depended on */
 };
 
 struct kbuild {

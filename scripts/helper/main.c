@@ -59,10 +59,12 @@
  *	(one fstype line each, [[...]] printed as [...] when it applies;
  *	"fs (core)" for the files at the top of fs/).
  *	REASON is one line: "eligible: T is FS_REQUIRES_DEV and S has
- *	.freeze_fs", "not freeze-capable: no FS_REQUIRES_DEV
+ *	.freeze_fs", "not block-backed: no FS_REQUIRES_DEV
  *	file_system_type", "not freeze-capable: no .freeze_fs/.freeze_super
- *	(T: S)", "library: no file_system_type, used by U (freeze-capable),
- *	..." or "kept: fs (core), ...".  "s_op: ?(...)" means the type's super_operations could
+ *	(T: S)", "library: no file_system_type, used by U (eligible), ...",
+ *	"not eligible: CODE: EVIDENCE" (a judgment) or, for fs (core),
+ *	"the files at the top of fs/ are the VFS, ...".
+ *	"s_op: ?(...)" means the type's super_operations could
  *	not be traced (from the type's initializer through the unit's
  *	functions to "sb->s_op = &S;"): the unit's are used as a whole.
  *	--json prints an array of objects with the same content (see

@@ -406,22 +406,23 @@ static const char *freeze_field(struct unit_survey *sv,
 	return NULL;
 }
 
-/* "library: no file_system_type, used by U (freeze-capable), ..." */
+/* "library: no file_system_type, used by U (eligible), ..." */
 static void reason_library(const struct unit *u, charvec *r)
 {
 	size_t i;
 
 	add_str(r, "library: no file_system_type, ");
 	if (!u->users.n)
-		add_str(r, "no users (no Kconfig select of it)");
+		add_str(r, "no users (no Kconfig symbol selects or depends "
+			"on it)");
 	else
 		add_str(r, "used by ");
 	for (i = 0; i < u->users.n; i++) {
 		if (i)
 			add_str(r, ", ");
 		add_str(r, unit_name(u->users.v[i]));
-		add_str(r, u->users.v[i]->capable ?
-			" (freeze-capable)" : " (not freeze-capable)");
+		add_str(r, u->users.v[i]->status == UNIT_ELIGIBLE ?
+			" (eligible)" : " (not eligible)");
 	}
 }
 
@@ -496,7 +497,7 @@ static void reason_skip(const struct unit *u, charvec *r)
 	for (i = 0; i < u->types.n; i++)
 		dev |= u->types.v[i].ft->requires_dev;
 	if (!dev) {
-		add_str(r, "not freeze-capable: no FS_REQUIRES_DEV "
+		add_str(r, "not block-backed: no FS_REQUIRES_DEV "
 			"file_system_type");
 		return;
 	}
@@ -528,33 +529,40 @@ static void reason_skip(const struct unit *u, charvec *r)
 	add_str(r, ")");
 }
 
-/* U's status and the one-line reason for it. */
+/*
+ * U's status and the one-line reason for it.  A judged unit is skip,
+ * with the judgment's reason.  A library's reason names
+ * its users' status: decide_units() decides libraries last.
+ */
 static void decide_status(struct unit_survey *sv, struct unit *u)
 {
+	const struct judgment *j = judged_unit(&sv->judgments, u->rel);
 	charvec r = { 0 };
 
 	if (u->core) {
 		u->status = UNIT_CORE;
-		u->reason = xstrdup("kept: fs (core), the files at the top of "
-				    "fs/ are the VFS, not a filesystem unit");
+		u->reason = xstrdup("the files at the top of fs/ are the "
+				    "VFS, not a filesystem unit");
 		return;
 	}
-	if (!u->types.n) {
-		u->status = UNIT_LIBRARY;
-		reason_library(u, &r);
-	} else if (u->capable && judged_unit(&sv->judgments, u->rel)) {
-		const struct judgment *j = judged_unit(&sv->judgments, u->rel);
-
+	if (j)
 		u->status = UNIT_SKIP;
+	else if (!u->types.n)
+		u->status = UNIT_LIBRARY;
+	else if (u->capable)
+		u->status = UNIT_ELIGIBLE;
+	else
+		u->status = UNIT_SKIP;
+	if (j) {
 		add_str(&r, "not eligible: ");
 		add_str(&r, j->code);
 		add_str(&r, ": ");
 		add_str(&r, j->evidence);
-	} else if (u->capable) {
-		u->status = UNIT_ELIGIBLE;
+	} else if (u->status == UNIT_LIBRARY) {
+		reason_library(u, &r);
+	} else if (u->status == UNIT_ELIGIBLE) {
 		reason_eligible(sv, u, &r);
 	} else {
-		u->status = UNIT_SKIP;
 		reason_skip(u, &r);
 	}
 	vec_push(&r, '\0');
@@ -622,11 +630,17 @@ static void analyze_units(struct unit_survey *sv)
 /* After analyze_units(): a library's reason tells its users' capable. */
 static void decide_units(struct unit_survey *sv)
 {
-	size_t i;
+	size_t i, pass;
 
+	/* a library's users may be libraries, decided in the same pass */
 	for (i = 0; i < sv->all.n; i++)
-		if (sv->all.v[i]->analyzed)
-			decide_status(sv, sv->all.v[i]);
+		if (!sv->all.v[i]->types.n)
+			sv->all.v[i]->status = UNIT_LIBRARY;
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < sv->all.n; i++)
+			if (sv->all.v[i]->analyzed &&
+			    (sv->all.v[i]->status == UNIT_LIBRARY) == pass)
+				decide_status(sv, sv->all.v[i]);
 }
 
 void survey_units(struct unit_survey *sv, const char *dir)

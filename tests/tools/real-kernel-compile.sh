@@ -1,18 +1,22 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# real-kernel-compile.sh: run every rule over the whole fs/ of a real
-# kernel tree (every unit converted, as FORCE=1 does, and FS_AUTOFREEZE
-# on every FS_REQUIRES_DEV type), then compile every touched object
-# under allmodconfig, before and after, and compare the warnings: the
-# compile is build-check.sh's, as `make build-check` runs it.
+# real-kernel-compile.sh: run every rule by hand over the whole fs/ of a
+# kernel tree, in place (every unit, as FORCE=1 would, and FS_AUTOFREEZE
+# on every FS_REQUIRES_DEV type), then compile every object touched so
+# far under allmodconfig, before and after, and compare the warnings:
+# the compile is build-check.sh's, as `make build-check` runs it.
 #
-# usage: real-kernel-compile.sh SOURCE-TREE WORK-DIR
+# usage: [O=BUILD-DIR] [J=N] real-kernel-compile.sh TREE
 #
-# SOURCE-TREE is left alone; WORK-DIR receives a copy to build in.  Until
-# the core VFS series is applied, FS_AUTOFREEZE is a one-line define in
-# include/linux/fs.h.  Prints build-check.sh's line per object and
-# summary, and exits as it does.
+# TREE is a scratch copy: t50 hands it the tree it gave the core series
+# and `make apply DIR=fs`, configured and prepared in O already.  The
+# touched files are recorded as the other tools record theirs
+# (.autofreeze-touched, .autofreeze-orig/ keeping the first content
+# seen), so the baseline is the untouched tree.  Where the core series
+# is missing, FS_AUTOFREEZE is a one-line define in include/linux/fs.h.
+# Prints build-check.sh's line per object and summary, and exits as it
+# does.
 
 set -eu
 prog=real-kernel-compile.sh
@@ -20,15 +24,11 @@ TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/scripts/lib/ktree.sh"
 J=${J:-$(nproc)}
 
-[ $# -eq 2 ] || { echo "usage: $prog SOURCE-TREE WORK-DIR" >&2; exit 2; }
+[ $# -eq 1 ] || { echo "usage: $prog TREE" >&2; exit 2; }
 ktree_check "$1" fs
-src=$KTREE
-work=$2
-
-tree=$work/tree
-rm -rf "$work"
-mkdir -p "$work"
-cp -a "$src" "$tree"
+tree=$KTREE
+work=$(mktemp -d "${TMPDIR:-/tmp}/real-kernel-compile.XXXXXX")
+trap 'rm -rf "$work"' EXIT
 
 # Convert a copy of fs/ to learn which files the rules touch.
 cp -a "$tree/fs" "$work/fs.before"
@@ -43,21 +43,25 @@ types=$(cd "$work/fs.after" && "${SPATCH:-spatch}" --jobs "$J" \
 touched=$(sed -n 's|^diff -u -p a/\([^ ]*\) .*|fs/\1|p' "$work/fs.diff")
 [ -n "$touched" ] || { echo "$prog: the rules touched nothing" >&2; exit 1; }
 
-# Apply: the converted files, and the flag until the core series lands,
-# recorded as the other tools record theirs, so that build-check.sh
-# compiles them against the untouched copies.
+# Apply: the converted files, and the flag where the core series is
+# missing, recorded so that build-check.sh compiles them against their
+# first content.
 fsh=include/linux/fs.h
 for f in $touched $fsh; do
+	[ -e "$tree/.autofreeze-orig/$f" ] && continue
 	mkdir -p "$tree/.autofreeze-orig/$(dirname "$f")"
 	cp -p "$tree/$f" "$tree/.autofreeze-orig/$f"
-	echo "$f"
-done >"$tree/.autofreeze-touched"
-cp -a "$work/fs.after/." "$tree/fs/"
+	echo "$f" >>"$tree/.autofreeze-touched"
+done
+while read -r f; do
+	cp -p "$work/fs.after/${f#fs/}" "$tree/$f.autofreeze-tmp" &&
+		mv -f "$tree/$f.autofreeze-tmp" "$tree/$f"
+done <<<"$touched"
 grep -q 'define FS_AUTOFREEZE' "$tree/$fsh" ||
 	sed -i '/^#define FS_RENAME_DOES_D_MOVE/a #define FS_AUTOFREEZE		(1<<16)	/* autofreeze: until the core series */' \
 		"$tree/$fsh"
 
 files=$(echo $touched | wc -w)
 hunks=$(grep -c '^@@' "$work/fs.diff" || true)
-echo "$prog: $(basename "$src"): $files files, $hunks hunks, fs_types=$types"
+echo "$prog: $(basename "$tree"): $files files, $hunks hunks by hand, fs_types=$types"
 KTREE=$tree J=$J "$TOP/scripts/build-check.sh"
