@@ -21,15 +21,15 @@ copy_tree()
 }
 
 # git_tree SRC V DEST: the files of SRC the series for V touches, with
-# the top Makefile and Kconfig (what makes it a kernel tree to vfs.sh),
-# as a fresh git repository with one commit: git am needs no more, and
-# committing a whole kernel tree costs a minute.  The Debian tree's
-# .gitignore ignores everything at its top, so the files are added with
-# -f.
+# the top Makefile and Kconfig (what makes it a kernel tree to vfs.sh)
+# and .gitignore (whose ".*" ignores .autofreeze-*), as a fresh git
+# repository with one commit: git am needs no more, and committing a
+# whole kernel tree costs a minute.  That .gitignore ignores more at the
+# top, so the files are added with -f.
 git_tree()
 {
 	rm -rf "$3" && mkdir -p "$3" &&
-	(cd "$1" && cp --parents Makefile Kconfig $(series_files "$2") "$3/") &&
+	(cd "$1" && cp --parents .gitignore Makefile Kconfig $(series_files "$2") "$3/") &&
 	git -C "$3" init -q &&
 	# no background gc: it races the checks and the clean-up
 	git -C "$3" config gc.auto 0 &&
