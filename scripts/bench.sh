@@ -140,8 +140,12 @@ for t in "${trees[@]}"; do
 	# so both sides work from the same information and their hunks can
 	# be compared.  The plan gives them per unit, spatch --dir fs takes
 	# one list: a name in one unit is a thread in every unit by hand.
-	kfns=$("$AF" plan --force "$tree" fs | awk -F'\t' '$1 == "kthread" { print $3 }' |
+	# Likewise the uses the judgments keep (-D keep_at for wq_freezable).
+	"$AF" plan --force "$tree" fs >"$s/plan"
+	kfns=$(awk -F'\t' '$1 == "kthread" { print $3 }' "$s/plan" |
 		LC_ALL=C sort -u | paste -sd, -)
+	keeps=$(awk -F'\t' '$1 == "keep" { sub(/:.*/, "", $4); print $3 ":" $4 }' "$s/plan" |
+		paste -sd, -)
 	nkfns=$(tr ',' '\n' <<<"$kfns" | grep -c . || true)
 	names=$("$AF" apis | paste -sd'|' -)
 	nnames=$("$AF" apis | wc -l)
@@ -168,6 +172,7 @@ for t in "${trees[@]}"; do
 	for r in $RULES; do
 		defs=()
 		[ "$r" != kthread_freezer ] || defs=(-D "kthread_fns=$kfns")
+		[ "$r" != wq_freezable ] || [ -z "$keeps" ] || defs=(-D "keep_at=$keeps")
 		(cd "$tree" && measure "hand-$r" 0 \
 			env GIT_CEILING_DIRECTORIES="${tree%/*}" \
 			"$SPATCH" --sp-file "$TOP/cocci/$r.cocci" -D patch "${defs[@]}" \
