@@ -25,6 +25,7 @@ set -eu
 prog=bench.sh
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 . "$TOP/scripts/lib/ktree.sh"
+. "$TOP/scripts/lib/plan.sh"
 
 SPATCH=${SPATCH:-spatch}
 export SPATCH
@@ -142,10 +143,8 @@ for t in "${trees[@]}"; do
 	# one list: a name in one unit is a thread in every unit by hand.
 	# Likewise the uses the judgments keep (-D keep_at for wq_freezable).
 	"$AF" plan --force "$tree" fs >"$s/plan"
-	kfns=$(awk -F'\t' '$1 == "kthread" { print $3 }' "$s/plan" |
-		LC_ALL=C sort -u | paste -sd, -)
-	keeps=$(awk -F'\t' '$1 == "keep" { sub(/:.*/, "", $4); print $3 ":" $4 }' "$s/plan" |
-		paste -sd, -)
+	kfns=$(plan_lines "$s/plan" kthread 3 | LC_ALL=C sort -u | paste -sd, -)
+	keeps=$(plan_keep_at "$s/plan")
 	nkfns=$(tr ',' '\n' <<<"$kfns" | grep -c . || true)
 	names=$("$AF" apis | paste -sd'|' -)
 	nnames=$("$AF" apis | wc -l)

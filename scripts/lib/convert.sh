@@ -24,6 +24,7 @@ set -eu
 prog=${prog:-convert.sh}
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/scripts/lib/ktree.sh"
+. "$TOP/scripts/lib/plan.sh"
 
 [ $# -eq 3 ] || { echo "usage: $prog KTREE DIR OUT" >&2; exit 2; }
 ktree_check "$1" "$2"
@@ -43,14 +44,6 @@ progress()
 force=
 [ "${FORCE:-}" = 1 ] && force=--force
 "$AF" plan $force "$KTREE" "$DIR" >"$out/plan"
-
-# plan_lines PLAN KIND COL [UNIT]: column COL of PLAN's KIND lines (of
-# UNIT's only, when given), one per line.  The one reader of the plan.
-plan_lines()
-{
-	awk -F'\t' -v k="$2" -v c="$3" -v u="${4-}" \
-		'$1 == k && (u == "" || $2 == u) { print $c }' "$1"
-}
 
 # The units to convert are those with file lines in the plan.
 units=$(plan_lines "$out/plan" file 2 | uniq)
@@ -129,13 +122,12 @@ kall=$(plan_lines "$out/plan" kthread 3 | sort -u | paste -sd, -)
 (cd "$out/b" && "$AF" scan "${allfiles[@]}") >"$out/scan-before"
 collide=$("$AF" runs "$out/plan.spatch" "$out/scan-before")
 
-# keep_defs PLAN [UNIT]: -D keep_at=FILE:LINE,... for the uses the
-# plan's judgments keep freezable, when there are any.
+# keep_defs PLAN [UNIT]: -D keep_at=... for the uses the plan's
+# judgments keep, when there are any.
 keep_defs()
 {
 	local at
-	at=$(awk -F'\t' -v u="${2-}" '$1 == "keep" && (u == "" || $2 == u) {
-		sub(/:.*/, "", $4); print $3 ":" $4 }' "$1" | paste -sd, -)
+	at=$(plan_keep_at "$@")
 	[ -z "$at" ] || printf '%s\n' -D "keep_at=$at"
 }
 

@@ -1,0 +1,21 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# plan.sh: reading "autofreeze plan" output, sourced by convert.sh and
+# bench.sh.  The one reader of the plan's columns.
+
+# plan_lines PLAN KIND COL [UNIT]: column COL of PLAN's KIND lines (of
+# UNIT's only, when given), one per line.
+plan_lines()
+{
+	awk -F'\t' -v k="$2" -v c="$3" -v u="${4-}" \
+		'$1 == k && (u == "" || $2 == u) { print $c }' "$1"
+}
+
+# plan_keep_at PLAN [UNIT]: the uses the plan's judgments keep, as
+# FILE:LINE,... (wq_freezable.cocci's -D keep_at), or nothing.
+plan_keep_at()
+{
+	paste -d: <(plan_lines "$1" keep 3 "${2-}") \
+		<(plan_lines "$1" keep 4 "${2-}" | sed 's/:.*//') |
+		paste -sd, -
+}
