@@ -17,8 +17,11 @@
 /// does. Freezer calls in user context (ioctls, trim loops, waits that
 /// user tasks make) are reported as kept, never rewritten.
 ///
-/// Thread functions started from another file can be named with
-/// -D kthread_fns=fn1,fn2.
+/// Thread functions started from another file, and functions only
+/// threads call, can be named with -D kthread_fns=fn1,fn2. A filesystem's
+/// own freezable wait macro with a plain twin (bcachefs:
+/// kthread_wait_freezable() is kthread_wait() plus a try_to_freeze())
+/// becomes the twin with -D twins=kthread_wait_freezable:kthread_wait.
 //
 // Confidence: High
 // Copyright: (C) 2026 The autofreeze authors.
@@ -205,6 +208,17 @@ def note_freezer_h(path):
 fns << virtual.kthread_fns;
 @@
 named.update(f.strip() for f in fns.split(",") if f.strip())
+
+// A twin is the same wait as the freezable macro but for its
+// try_to_freeze(): the helper checks that token for token ("autofreeze
+// plan", twin lines).
+@initialize:python@
+tw << virtual.twins;
+@@
+for pair in tw.split(","):
+	old, _, new = pair.strip().partition(":")
+	if old and new:
+		PLAIN_SLEEP[old] = new
 
 // Runs once per file: every fact above is a per-file fact.
 @script:python forget_file@

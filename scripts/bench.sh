@@ -141,10 +141,12 @@ for t in "${trees[@]}"; do
 	# so both sides work from the same information and their hunks can
 	# be compared.  The plan gives them per unit, spatch --dir fs takes
 	# one list: a name in one unit is a thread in every unit by hand.
-	# Likewise the uses the judgments keep (-D keep_at for wq_freezable).
+	# Likewise the uses the judgments keep (-D keep_at for wq_freezable)
+	# and the freezable macros with a plain twin (-D twins).
 	"$AF" plan --force "$tree" fs >"$s/plan"
 	kfns=$(plan_lines "$s/plan" kthread 3 | LC_ALL=C sort -u | paste -sd, -)
 	keeps=$(plan_keep_at "$s/plan")
+	twins=$(plan_twins "$s/plan")
 	nkfns=$(tr ',' '\n' <<<"$kfns" | grep -c . || true)
 	names=$("$AF" apis | paste -sd'|' -)
 	nnames=$("$AF" apis | wc -l)
@@ -171,6 +173,7 @@ for t in "${trees[@]}"; do
 	for r in $RULES; do
 		defs=()
 		[ "$r" != kthread_freezer ] || defs=(-D "kthread_fns=$kfns")
+		[ "$r" != kthread_freezer ] || [ -z "$twins" ] || defs+=(-D "twins=$twins")
 		[ "$r" != wq_freezable ] || [ -z "$keeps" ] || defs=(-D "keep_at=$keeps")
 		(cd "$tree" && measure "hand-$r" 0 \
 			env GIT_CEILING_DIRECTORIES="${tree%/*}" \

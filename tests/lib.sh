@@ -199,6 +199,8 @@ test_done()
 #   expect:  change or unchanged (t10 checks it against expected.diff)
 #   why:     what must change and what must stay, and why
 #   define:  a spatch -D value for the rule set (any number of lines)
+#   derive:  plan: the kthread_fns= and twins= defines are exactly what
+#            "autofreeze plan --force" finds in the case's tree (t30)
 #   tree:    OTHER-CASE: take OTHER-CASE's tree, and add own files over it
 #   rule:    the one rule (cocci/<rule>.cocci) whose output alone is the
 #            golden: t20 runs such a case three ways

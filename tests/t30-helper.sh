@@ -340,6 +340,32 @@ test_expect_success "spatch: SIGINT kills the running jobs" '
 
 # ---- the real trees ----
 
+# A case marked "derive: plan" gives the rules by hand what the helper
+# decides: its kthread_fns= and twins= defines are the plan's kthread
+# and twin lines for the case's tree, no more, no less.
+for c in $(case_list); do
+	[ "$(case_field $c derive)" = plan ] || continue
+	test_expect_success "$c: the defines are what the plan finds (call graph, twins)" '
+		fake_ktree $c $c.tree &&
+		"$AF" plan --force $c.tree fs >$c.plan &&
+		awk -F"\t" "\$1 == \"kthread\" { print \$3 }" $c.plan |
+			LC_ALL=C sort | paste -sd, - | sed "s/^/kthread_fns=/" >$c.want &&
+		awk -F"\t" "\$1 == \"twin\" { print \$3 \":\" \$4 }" $c.plan |
+			LC_ALL=C sort | paste -sd, - | sed "s/^/twins=/" >>$c.want &&
+		case_field $c define | grep -E "^(kthread_fns|twins)=" >$c.got &&
+		test_cmp $c.want $c.got
+	'
+done
+
+test_expect_success "plan: no twin when the plain macro differs in more than the freeze point" '
+	fake_ktree bcachefs-callgraph-6.12 twin.tree &&
+	"$AF" plan --force twin.tree fs | grep -q "^twin" &&
+	sed -i "0,/\tschedule();/s//\tio_schedule();/" twin.tree/fs/bcachefs/util.h &&
+	grep -q io_schedule twin.tree/fs/bcachefs/util.h &&
+	"$AF" plan --force twin.tree fs >twin.plan &&
+	! grep "^twin" twin.plan
+'
+
 real_checks()
 {
 	local v=$1 tree=$TOP/build/linux-source-$1 prereq=KTREE_${1/./_}

@@ -198,6 +198,8 @@ struct analysis {
 	struct arena *arena;
 	struct strset names;	/* interned identifiers of this file */
 	struct strset seen;	/* refs of the current definition */
+	struct strset seen_calls, seen_named;	/* its calls and named */
+	struct strset seen_loose;	/* loose identifiers of the file */
 	bool full;
 };
 
@@ -591,6 +593,39 @@ static void add_ref(struct analysis *an, struct definition *d,
 	s = intern(an, t);
 	if (strset_add(&an->seen, s))
 		vec_push(&d->refs, (char *)s);
+	p = next_code(an, i);
+	if (p >= 0 && is_punct(&an->t[p], P1('('))) {
+		if (strset_add(&an->seen_calls, s))
+			vec_push(&d->calls, (char *)s);
+	} else if (strset_add(&an->seen_named, s)) {
+		vec_push(&d->named, (char *)s);
+	}
+}
+
+/*
+ * An identifier outside any function body: in a directive, an
+ * initializer, or a file-scope declaration or macro call.  The name a
+ * file-scope declaration declares ("int f(void);") is not one: it is
+ * followed by "(" at brace depth 0.
+ */
+static void add_loose(struct analysis *an, long i, const struct scope *sc)
+{
+	const struct token *t = &an->t[i];
+	long p;
+	const char *s;
+
+	if (!in_dir(t)) {
+		p = prev_code(an, i);
+		if (p >= 0 && (is_punct(&an->t[p], P2('-', '>')) ||
+			       is_punct(&an->t[p], P1('.'))))
+			return;
+		p = next_code(an, i);
+		if (sc->depth == 0 && p >= 0 && is_punct(&an->t[p], P1('(')))
+			return;
+	}
+	s = intern(an, t);
+	if (strset_add(&an->seen_loose, s))
+		vec_push(&an->fi->loose, (char *)s);
 }
 
 static void check_use(struct analysis *an, long i, const struct scope *sc)
@@ -636,6 +671,40 @@ static void check_use(struct analysis *an, long i, const struct scope *sc)
 		u.where = WHERE_FILE;
 	}
 	vec_push(&an->fi->uses, u);
+}
+
+/*
+ * "#define NAME(params) body" at HASH (units mode): NAME and the text
+ * of everything after it, token by token.
+ */
+static void macro_definition(struct analysis *an, long hash)
+{
+	long k = hash + 1, nm = hash + 2, i;
+	charvec text = { 0 };
+	struct macro m = { 0 };
+
+	if (nm >= (long)an->n || !tok_is(an->buf, &an->t[k], "define") ||
+	    an->t[nm].kind != TK_IDENT || !(an->t[nm].flags & TF_DIRECTIVE) ||
+	    nm + 1 >= (long)an->n || !is_punct(&an->t[nm + 1], P1('(')) ||
+	    an->t[nm + 1].start != an->t[nm].end)
+		return;
+	for (i = nm + 1; i < (long)an->n && in_dir(&an->t[i]) &&
+	     !(an->t[i].flags & TF_HASH); i++) {
+		char tmp[256];
+		size_t n = tok_text(an->buf, &an->t[i], tmp, sizeof(tmp)), j;
+
+		if (n >= sizeof(tmp))
+			n = sizeof(tmp) - 1;
+		if (text.n)
+			vec_push(&text, ' ');
+		for (j = 0; j < n; j++)
+			vec_push(&text, tmp[j]);
+	}
+	m.name = intern(an, &an->t[nm]);
+	m.text = arena_strndup(an->arena, text.n ? text.v : "", text.n);
+	m.line = an->t[nm].line;
+	vec_push(&an->fi->macros, m);
+	vec_free(&text);
 }
 
 static void cond_directive(struct analysis *an, long i,
@@ -705,10 +774,14 @@ void analyze(struct file_info *fi, const char *buf, size_t len, bool full,
 
 		if (t->flags & TF_HASH) {
 			cond_directive(&an, i, stack, &sp, &sc);
+			if (full)
+				macro_definition(&an, i);
 			continue;
 		}
 		if (t->kind == TK_IDENT) {
 			check_use(&an, i, &sc);
+			if (full && (in_dir(t) || sc.func_idx < 0))
+				add_loose(&an, i, &sc);
 			if (in_dir(t))
 				continue;
 			if (t->len >= 10 &&
@@ -779,6 +852,8 @@ void analyze(struct file_info *fi, const char *buf, size_t len, bool full,
 					vec_push(&fi->funcs, d);
 					sc.func_idx = (long)fi->funcs.n - 1;
 					strset_free(&an.seen);
+					strset_free(&an.seen_calls);
+					strset_free(&an.seen_named);
 				}
 			} else if (full) {
 				long nm = obj_name(&an, eq);
@@ -805,6 +880,8 @@ void analyze(struct file_info *fi, const char *buf, size_t len, bool full,
 				vec_push(&fi->objs, d);
 				sc.obj_idx = (long)fi->objs.n - 1;
 				strset_free(&an.seen);
+				strset_free(&an.seen_calls);
+				strset_free(&an.seen_named);
 			}
 			break;
 		case P1('}'):
@@ -821,19 +898,27 @@ void analyze(struct file_info *fi, const char *buf, size_t len, bool full,
 	thread_aliases(&an);
 	strset_free(&an.names);
 	strset_free(&an.seen);
+	strset_free(&an.seen_calls);
+	strset_free(&an.seen_named);
+	strset_free(&an.seen_loose);
 }
 
 static void definition_free(struct definition *d)
 {
 	vec_free(&d->refs);
+	vec_free(&d->calls);
+	vec_free(&d->named);
 	vec_free(&d->sops);
 }
 
-void file_info_free(struct file_info *fi)
+void file_info_reset(struct file_info *fi)
 {
+	struct file_info keep = { 0 };
 	size_t i;
 
-	free(fi->path);
+	keep.path = fi->path;
+	keep.id = fi->id;
+	keep.again = fi->again;
 	vec_free(&fi->uses);
 	vec_free(&fi->threads);
 	vec_free(&fi->freezable);
@@ -843,7 +928,16 @@ void file_info_free(struct file_info *fi)
 		definition_free(&fi->objs.v[i]);
 	vec_free(&fi->funcs);
 	vec_free(&fi->objs);
+	vec_free(&fi->loose);
+	vec_free(&fi->macros);
 	vec_free(&fi->fstypes);
 	vec_free(&fi->sops);
+	*fi = keep;
+}
+
+void file_info_free(struct file_info *fi)
+{
+	file_info_reset(fi);
+	free(fi->path);
 	free(fi);
 }

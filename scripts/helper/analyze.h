@@ -41,7 +41,16 @@ struct definition {
 	const char *name;
 	unsigned int line;
 	strvec refs;		/* identifiers referenced (units mode) */
+	strvec calls;		/* functions: refs followed by "(" */
+	strvec named;		/* functions: refs not followed by "(" */
 	strvec sops;		/* functions: NAME in "->s_op = &NAME" */
+};
+
+/* units mode: a function-like #define */
+struct macro {
+	const char *name;
+	const char *text;	/* "(params) body", its tokens one space apart */
+	unsigned int line;
 };
 
 struct fstype {
@@ -75,6 +84,13 @@ struct file_info {
 	strvec freezable;		/* functions calling set_freezable() */
 	VEC(struct definition) funcs;		/* units mode */
 	VEC(struct definition) objs;		/* units mode */
+	/*
+	 * units mode: identifiers outside function bodies (initializers,
+	 * macro bodies, EXPORT_SYMBOL() and the like), not counting the
+	 * names that file-scope declarations declare
+	 */
+	strvec loose;
+	VEC(struct macro) macros;		/* units mode */
 	VEC(struct fstype) fstypes;
 	VEC(struct sop) sops;
 };
@@ -91,6 +107,9 @@ bool may_start_thread(const char *buf, size_t len);
 struct token;
 void analyze(struct file_info *fi, const char *buf, size_t len, bool full,
 	     struct arena *arena, struct token **toks, size_t *tokcap);
+
+/* Forget what was read of FI: it is as fileset_add() left it. */
+void file_info_reset(struct file_info *fi);
 
 /* Free FI and what it owns (its strings are in the arena, not here). */
 void file_info_free(struct file_info *fi);

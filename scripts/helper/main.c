@@ -18,9 +18,11 @@
  *	function or "-"; CONTEXT one of
  *	  kthread  in a thread function of the unit (it calls
  *		   set_freezable(), or is started with kthread_run() and
- *		   friends or as a sunrpc svc thread anywhere in the unit),
- *		   and every workqueue/worker name (WQ_FREEZABLE, ...)
- *		   outside #define;
+ *		   friends or as a sunrpc svc thread anywhere in the unit)
+ *		   or in a function only those call (callgraph.c; in a
+ *		   kernel tree, whose units are read whole), and every
+ *		   workqueue/worker name (WQ_FREEZABLE, ...) outside
+ *		   #define;
  *	  user     in any other function;
  *	  macro    in a preprocessor line (a #define body);
  *	  unknown  at file scope (an initializer, a declaration).
@@ -78,11 +80,16 @@
  *	  unit	UNIT	eligible|skip|library	REASON
  *	  file	UNIT	PATH		(relative to KTREE)
  *	  keep	UNIT	PATH	LINE:COL	CODE: EVIDENCE
- *	  kthread	UNIT	FUNCTION
+ *	  kthread	UNIT	FUNCTION[	CALLER]
+ *	  twin	UNIT	FROM	TO
  *	  fstype	UNIT	NAME	PATH
  *
  *	keep lines: the uses a judgment keeps freezable (the rules are
- *	told, and the report gives the evidence).
+ *	told, and the report gives the evidence).  kthread lines: the
+ *	thread functions, and with CALLER (a caller it is reached from)
+ *	the functions only they reach.  twin lines: a freezable macro of
+ *	the unit and its plain twin (units.c:find_twins()), which the
+ *	rules rename it to in kernel threads.
  *	file and kthread lines are given for the units to convert: the
  *	eligible ones, and with --force the skip and library ones too;
  *	fstype lines (the freeze-capable file_system_types, to flag) for

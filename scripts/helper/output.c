@@ -236,8 +236,15 @@ static void print_plan_unit(const struct unit_survey *sv,
 				       us->col, jd->code, jd->evidence);
 		}
 	}
-	for (j = 0; j < u->kthreads.n; j++)
-		printf("kthread\t%s\t%s\n", u->rel, u->kthreads.v[j]);
+	for (j = 0; j < u->kthreads.n; j++) {
+		printf("kthread\t%s\t%s", u->rel, u->kthreads.v[j]);
+		if (u->kthread_via.v[j])
+			printf("\t%s", u->kthread_via.v[j]);
+		putchar('\n');
+	}
+	for (j = 0; j + 1 < u->twins.n; j += 2)
+		printf("twin\t%s\t%s\t%s\n", u->rel, u->twins.v[j],
+		       u->twins.v[j + 1]);
 	for (j = 0; j < u->types.n; j++)
 		if (unit_flags_fstype(u, &u->types.v[j]))
 			printf("fstype\t%s\t%s\t%s\n", u->rel,

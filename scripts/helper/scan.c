@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "api.h"
+#include "callgraph.h"
 #include "scan.h"
 #include "ktree.h"
 #include "tree.h"
@@ -34,7 +35,8 @@ enum context use_context(const struct use *u, const struct strset *kthreads)
 	return strset_has(kthreads, u->func) ? CTX_KTHREAD : CTX_USER;
 }
 
-void unit_kthreads(struct file_info **files, size_t n, struct strset *set)
+void unit_kthreads(struct file_info **files, size_t n, struct strset *set,
+		   struct hmap *via)
 {
 	size_t i, j;
 
@@ -44,6 +46,7 @@ void unit_kthreads(struct file_info **files, size_t n, struct strset *set)
 		for (j = 0; j < files[i]->freezable.n; j++)
 			strset_add(set, files[i]->freezable.v[j]);
 	}
+	thread_callees(files, n, set, via);
 }
 
 struct dir_unit {
@@ -110,6 +113,7 @@ struct unit_member {
 	struct file_info *fi;
 	const char *unit;
 	bool asked;
+	size_t idx;		/* in the scan's fileset */
 };
 
 static int cmp_unit_member(const void *a, const void *b)
@@ -296,6 +300,96 @@ static void read_units_of_uses(struct scan *sc)
 	add_dir_units(&sc->dirs, fs, sc->nasked);
 }
 
+typedef VEC(struct unit_member) member_vec;
+
+/*
+ * The files of the scan that have a unit (only the lexed ones with
+ * LEXED), sorted by unit.
+ */
+static void unit_members(const struct scan *sc, bool lexed, member_vec *out)
+{
+	size_t i;
+
+	for (i = 0; i < sc->fs.files.n; i++) {
+		struct file_info *fi = sc->fs.files.v[i];
+		struct unit_member m = { fi, NULL, i < sc->nasked, i };
+
+		if (lexed && !fi->lexed)
+			continue;
+		m.unit = file_unit(fi->path, sc->dirs.v, sc->dirs.n);
+		if (m.unit)
+			vec_push(out, m);
+	}
+	xqsort(out->v, out->n, sizeof(*out->v), cmp_unit_member);
+}
+
+/* The end of the unit's group that starts at MEMBERS[I]. */
+static size_t group_end(const member_vec *members, size_t i)
+{
+	size_t j = i + 1;
+
+	while (j < members->n && !strcmp(members->v[j].unit,
+					 members->v[i].unit))
+		j++;
+	return j;
+}
+
+/*
+ * Whether the call graph can change a context in the unit of MEMBERS[0..N)
+ * (read so far for threads only): it has a thread, and a use in a
+ * function that is none.
+ */
+static bool graph_may_matter(const struct unit_member *members, size_t n)
+{
+	VEC(struct file_info *) group = { 0 };
+	struct strset kt = { 0 };
+	bool found = false;
+	size_t k, l;
+
+	for (k = 0; k < n; k++)
+		vec_push(&group, members[k].fi);
+	unit_kthreads(group.v, group.n, &kt, NULL);
+	for (k = 0; k < n && strset_size(&kt) && !found; k++) {
+		const struct file_info *fi = members[k].fi;
+
+		for (l = 0; l < fi->uses.n && !found; l++)
+			found = use_context(&fi->uses.v[l], &kt) == CTX_USER;
+	}
+	strset_free(&kt);
+	vec_free(&group);
+	return found;
+}
+
+/*
+ * Read in full, anew, every file of each unit whose contexts the call
+ * graph may change (callgraph.c needs every function of the unit), and
+ * only those: a whole tree's units, all read in full, take several times
+ * as long.  Units outside a kernel tree are not read whole: no graph.
+ */
+static void read_for_call_graph(struct scan *sc)
+{
+	struct fileset *fs = &sc->fs;
+	member_vec members = { 0 };
+	VEC(size_t) idx = { 0 };
+	size_t i, j, k;
+
+	unit_members(sc, false, &members);
+	for (i = 0; i < members.n; i = j) {
+		j = group_end(&members, i);
+		if (!*members.v[i].unit ||
+		    !graph_may_matter(members.v + i, j - i))
+			continue;
+		for (k = i; k < j; k++) {
+			if (members.v[k].fi->lexed)
+				file_info_reset(members.v[k].fi);
+			vec_push(&idx, members.v[k].idx);
+		}
+	}
+	fileset_process(fs, idx.v, idx.n, 0, sc->jobs, READ_FULL);
+	vec_free(&idx);
+	vec_free(&members);
+}
+
 /* The uses of the files asked for in MEMBERS[0..N), one unit's. */
 static void unit_uses(struct scan *sc, const struct unit_member *members,
 		      size_t n)
@@ -306,7 +400,7 @@ static void unit_uses(struct scan *sc, const struct unit_member *members,
 
 	for (k = 0; k < n; k++)
 		vec_push(&group, members[k].fi);
-	unit_kthreads(group.v, group.n, &kt);
+	unit_kthreads(group.v, group.n, &kt, NULL);
 	for (k = 0; k < n; k++) {
 		struct file_info *fi = members[k].fi;
 
@@ -328,25 +422,12 @@ static void unit_uses(struct scan *sc, const struct unit_member *members,
 /* Kthread functions per unit, then the context of each use, sorted. */
 static void find_contexts(struct scan *sc)
 {
-	VEC(struct unit_member) members = { 0 };
+	member_vec members = { 0 };
 	size_t i, j;
 
-	for (i = 0; i < sc->fs.files.n; i++) {
-		struct file_info *fi = sc->fs.files.v[i];
-		struct unit_member m = { fi, NULL, i < sc->nasked };
-
-		if (!fi->lexed)
-			continue;
-		m.unit = file_unit(fi->path, sc->dirs.v, sc->dirs.n);
-		if (m.unit)
-			vec_push(&members, m);
-	}
-	xqsort(members.v, members.n, sizeof(*members.v), cmp_unit_member);
+	unit_members(sc, true, &members);
 	for (i = 0; i < members.n; i = j) {
-		j = i + 1;
-		while (j < members.n &&
-		       !strcmp(members.v[j].unit, members.v[i].unit))
-			j++;
+		j = group_end(&members, i);
 		unit_uses(sc, members.v + i, j - i);
 	}
 	vec_free(&members);
@@ -426,6 +507,7 @@ int cmd_scan(int argc, char **argv)
 		return rc;
 	read_asked(&sc, argv + optind, argc - optind);
 	read_units_of_uses(&sc);
+	read_for_call_graph(&sc);
 	find_contexts(&sc);
 	print_found(&sc);
 	rc = report_errors(&sc);

@@ -25,9 +25,12 @@ int cmd_unparsed(int argc, char **argv);
 enum context use_context(const struct use *u, const struct strset *kthreads);
 
 /*
- * The thread functions of a unit made of FILES: those started as threads
- * and those calling set_freezable().  Names are added to SET.
+ * The kernel-thread functions of a unit made of FILES: those started as
+ * threads, those calling set_freezable(), and (when the files were read
+ * in full) the functions only they reach (callgraph.c).  Names are added
+ * to SET; VIA, when given, maps each of the last to a caller.
  */
-void unit_kthreads(struct file_info **files, size_t n, struct strset *set);
+void unit_kthreads(struct file_info **files, size_t n, struct strset *set,
+		   struct hmap *via);
 
 #endif /* AF_SCAN_H */

@@ -234,10 +234,11 @@ static void index_free(struct unit_index *ix)
 static void count_uses(struct unit *u, const struct unit_index *ix)
 {
 	struct strset kt = { 0 };
+	struct hmap via = { 0 };
 	const char **v;
 	size_t i, k, n;
 
-	unit_kthreads(ix->files.v, ix->files.n, &kt);
+	unit_kthreads(ix->files.v, ix->files.n, &kt, &via);
 	for (i = 0; i < ix->files.n; i++) {
 		const struct file_info *fi = ix->files.v[i];
 
@@ -247,11 +248,19 @@ static void count_uses(struct unit *u, const struct unit_index *ix)
 		}
 	}
 	v = strset_sorted(&kt, &n);
-	for (i = 0; i < n; i++)
-		if (strset_has(&ix->funcs, v[i]))
-			vec_push(&u->kthreads, (char *)v[i]);
+	for (i = 0; i < n; i++) {
+		size_t len = strlen(v[i]);
+		const struct hmap_entry *e;
+
+		if (!strset_has(&ix->funcs, v[i]))
+			continue;
+		e = hmap_find(&via, v[i], len, str_hash(v[i], len));
+		vec_push(&u->kthreads, (char *)v[i]);
+		vec_push(&u->kthread_via, e ? e->val : NULL);
+	}
 	free(v);
 	strset_free(&kt);
+	hmap_free(&via);
 }
 
 static bool file_has_sop(const struct file_info *fi, const char *name)
@@ -365,12 +374,82 @@ static void trace_fstypes(struct unit_survey *sv, struct unit *u,
 	}
 }
 
+/*
+ * Macro TEXT with the one "try_to_freeze ( ) ;" in it taken out, or NULL
+ * when there is not exactly one.  Malloc'ed.
+ */
+static char *without_freeze_point(const char *text)
+{
+	static const char point[] = " try_to_freeze ( ) ;";
+	const char *at = strstr(text, point);
+	size_t n = sizeof(point) - 1;
+	char *s;
+
+	if (!at || strstr(at + n, point))
+		return NULL;
+	s = xmalloc(strlen(text) - n + 1);
+	memcpy(s, text, (size_t)(at - text));
+	memcpy(s + (at - text), at + n, strlen(at + n) + 1);
+	return s;
+}
+
+/*
+ * The freezable macros of U that have a plain twin in U: a freezer API
+ * name the unit defines as a function-like macro (bcachefs's
+ * kthread_wait_freezable()), and another macro of the unit whose
+ * parameters and body are the same, token for token, but for the
+ * freezable one's single try_to_freeze() (kthread_wait()).  The rules
+ * rename one to the other in kernel threads: the thread then sleeps
+ * exactly as before, without the freeze point.
+ */
+static void find_twins(struct unit *u, const struct unit_index *ix)
+{
+	size_t i, k, f, g;
+
+	for (i = 0; i < ix->files.n; i++) {
+		const struct file_info *fi = ix->files.v[i];
+
+		for (k = 0; k < fi->macros.n; k++) {
+			const struct macro *m = &fi->macros.v[k];
+			int api = api_index(m->name);
+			const char *to = NULL;
+			char *plain;
+
+			if (api < 0 || freezer_apis[api].class == API_WQ ||
+			    strvec_has(&u->twins, m->name))
+				continue;
+			plain = without_freeze_point(m->text);
+			if (!plain)
+				continue;
+			for (f = 0; f < ix->files.n; f++) {
+				const struct file_info *fj = ix->files.v[f];
+
+				for (g = 0; g < fj->macros.n; g++) {
+					const struct macro *t = &fj->macros.v[g];
+
+					if (strcmp(t->text, plain) ||
+					    !strcmp(t->name, m->name))
+						continue;
+					to = to && strcmp(to, t->name) ?
+						"" : t->name;
+				}
+			}
+			free(plain);
+			if (!to || !*to)
+				continue;
+			vec_push(&u->twins, (char *)m->name);
+			vec_push(&u->twins, (char *)to);
+		}
+	}
+}
+
 static void analyze_unit(struct unit_survey *sv, struct unit *u)
 {
 	struct unit_index ix = { 0 };
 
 	index_unit(sv, u, &ix);
 	count_uses(u, &ix);
+	find_twins(u, &ix);
 	trace_fstypes(sv, u, &ix);
 	index_free(&ix);
 }
@@ -663,6 +742,8 @@ void survey_free(struct unit_survey *sv)
 			free(u->types.v[k].sops);
 		vec_free(&u->types);
 		vec_free(&u->kthreads);
+		vec_free(&u->twins);
+		vec_free(&u->kthread_via);
 		vec_free(&u->configs);
 		vec_free(&u->users);
 		free(u->rel);

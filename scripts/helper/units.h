@@ -55,6 +55,13 @@ struct unit {
 	char *reason;
 	unsigned int uses[CTX_MAX], nuses;
 	strvec kthreads;	/* defined in the unit, sorted */
+	/* for each: NULL for a thread, else a caller (only threads reach it) */
+	VEC(const char *) kthread_via;
+	/*
+	 * freezable macros of the unit with a plain twin: pairs FROM, TO
+	 * (see find_twins())
+	 */
+	strvec twins;
 	strvec configs;		/* the symbols it owns, sorted */
 	VEC(struct unit *) users;	/* sorted by rel */
 	VEC(struct unit_fstype) types;

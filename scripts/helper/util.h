@@ -157,6 +157,8 @@ void *xbsearch(const void *key, const void *base, size_t n, size_t size,
 typedef VEC(char *) strvec;
 typedef VEC(char) charvec;
 int cmp_strp(const void *a, const void *b);
+/* V holds a string equal to S (a linear search: short lists). */
+bool strvec_has(const strvec *v, const char *s);
 /* Free the strings of V, then V. */
 void strvec_free(strvec *v);
 

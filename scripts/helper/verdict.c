@@ -43,6 +43,8 @@ struct plan_unit {
 	bool converted;			/* it has file lines */
 	bool whole;			/* flags: left whole, not flagged */
 	strvec files, kthreads, fstypes, fstype_files;
+	strvec twins;			/* the freezable macros renamed */
+	strvec kthread_via;		/* per kthread: a caller, or "" */
 	VEC(struct kept_use) keeps;
 	char *flag;			/* report's flag line, or NULL */
 	strvec uses;			/* report's use lines */
@@ -262,6 +264,9 @@ static void plan_read(const char *path, struct plan *p)
 			vec_push(&u->files, xstrdup(f[2]));
 		} else if (!strcmp(f[0], "kthread")) {
 			vec_push(&u->kthreads, xstrdup(f[2]));
+			vec_push(&u->kthread_via, xstrdup(n > 3 ? f[3] : ""));
+		} else if (!strcmp(f[0], "twin") && n > 3) {
+			vec_push(&u->twins, xstrdup(f[2]));
 		} else if (!strcmp(f[0], "fstype") && n > 3) {
 			vec_push(&u->fstypes, xstrdup(f[2]));
 			vec_push(&u->fstype_files, xstrdup(f[3]));
@@ -296,6 +301,8 @@ static void plan_free(struct plan *p)
 		free(u->flag);
 		strvec_free(&u->files);
 		strvec_free(&u->kthreads);
+		strvec_free(&u->twins);
+		strvec_free(&u->kthread_via);
 		strvec_free(&u->fstypes);
 		strvec_free(&u->fstype_files);
 		for (k = 0; k < u->keeps.n; k++) {
@@ -307,16 +314,6 @@ static void plan_free(struct plan *p)
 		strvec_free(&u->json_uses);
 	}
 	vec_free(&p->units);
-}
-
-static bool strvec_has(const strvec *v, const char *s)
-{
-	size_t i;
-
-	for (i = 0; i < v->n; i++)
-		if (!strcmp(v->v[i], s))
-			return true;
-	return false;
 }
 
 /* The unit a file of the plan belongs to, by its file line. */
@@ -399,8 +396,10 @@ static void usevec_free(usevec *v)
 
 /*
  * Whether a thread function of one unit has freezer uses, outside a
- * thread, in another unit: then each unit must go to the rules with its
- * own thread functions.  The first such name, or NULL.
+ * thread, in another unit, or a macro one unit renames to its twin is
+ * used in another that has no such twin: then each unit must go to the
+ * rules with its own thread functions and twins.  The first such name,
+ * or NULL.
  */
 static const char *thread_name_collision(struct plan *p, const usevec *uses)
 {
@@ -409,14 +408,19 @@ static const char *thread_name_collision(struct plan *p, const usevec *uses)
 	for (i = 0; i < uses->n; i++) {
 		const struct scanned_use *u = &uses->v[i];
 		const struct plan_unit *own = unit_of_file(p, u->at.file);
-		bool thread_somewhere = false;
+		bool thread_somewhere = false, twin_somewhere = false;
 
-		for (k = 0; k < p->units.n && !thread_somewhere; k++)
-			thread_somewhere = strvec_has(&p->units.v[k].kthreads,
-						      u->fn);
+		for (k = 0; k < p->units.n; k++) {
+			thread_somewhere |= strvec_has(&p->units.v[k].kthreads,
+						       u->fn);
+			twin_somewhere |= strvec_has(&p->units.v[k].twins,
+						     u->api);
+		}
 		if (thread_somewhere &&
 		    !(own && strvec_has(&own->kthreads, u->fn)))
 			return u->fn;
+		if (twin_somewhere && !(own && strvec_has(&own->twins, u->api)))
+			return u->api;
 	}
 	return NULL;
 }
@@ -570,6 +574,47 @@ static void set_verdict(struct use_verdict *v, const char *status,
 	v->why = why;
 }
 
+/*
+ * A converted use in FN, a function only kernel threads reach: say how
+ * ("in kernel thread T() -> F()"), from the plan's kthread lines.
+ */
+static void thread_path(const struct plan_unit *u, const char *fn,
+			struct use_verdict *v)
+{
+	strvec chain = { 0 };
+	charvec text = { 0 };
+	const char *at = fn;
+	size_t i, k;
+
+	while (at && chain.n < 32) {
+		const char *next = NULL;
+
+		vec_push(&chain, (char *)at);
+		for (k = 0; k < u->kthreads.n; k++)
+			if (!strcmp(u->kthreads.v[k], at) &&
+			    *u->kthread_via.v[k])
+				next = u->kthread_via.v[k];
+		at = next;
+	}
+	if (chain.n > 1) {
+		for (i = chain.n; i-- > 0;) {
+			const char *sep = i + 1 == chain.n ?
+				"in kernel thread " : " -> ";
+
+			while (*sep)
+				vec_push(&text, *sep++);
+			for (k = 0; chain.v[i][k]; k++)
+				vec_push(&text, chain.v[i][k]);
+			vec_push(&text, '(');
+			vec_push(&text, ')');
+		}
+		free(v->why);
+		v->why = xstrndup(text.v, text.n);
+	}
+	vec_free(&text);
+	vec_free(&chain);
+}
+
 /* The verdict on one use, before a unit left whole is accounted for. */
 static void use_verdict_as_run(struct verdict_inputs *in,
 			       const struct plan_unit *u,
@@ -606,8 +651,11 @@ static void use_verdict_as_run(struct verdict_inputs *in,
 	}
 	if (!m && n)
 		m = msgs[0].rest;
-	if (m && rule_message_verdict(m, v))
+	if (m && rule_message_verdict(m, v)) {
+		if (!strcmp(v->code, "kthread"))
+			thread_path(u, s->fn, v);
 		return;
+	}
 	if (!strcmp(s->ctx, "macro"))
 		set_verdict(v, "kept", "macro",
 			    xasprintf("%s in a macro definition", s->api));

@@ -119,6 +119,7 @@ run_rule()
 # in another: then each unit runs with its own.
 mapfile -t allfiles < <(plan_lines "$out/plan.spatch" file 3)
 kall=$(plan_lines "$out/plan" kthread 3 | sort -u | paste -sd, -)
+twall=$(plan_twins "$out/plan")
 (cd "$out/b" && "$AF" scan "${allfiles[@]}") >"$out/scan-before"
 collide=$("$AF" runs "$out/plan.spatch" "$out/scan-before")
 
@@ -135,12 +136,13 @@ keep_defs()
 # in one run, or one run per unit when a thread name collides.
 rule_pass()
 {
-	local mode=$1 plan=$out/plan.spatch u kfns defs files keeps
+	local mode=$1 plan=$out/plan.spatch u kfns twins defs files keeps
 	[ "$mode" = patch ] || plan=$out/plan
 	if [ -z "$collide" ]; then
 		mapfile -t files < <(plan_lines "$plan" file 3)
 		defs=()
 		[ -z "$kall" ] || defs=(-D "kthread_fns=$kall")
+		[ -z "$twall" ] || defs+=(-D "twins=$twall")
 		run_rule "$mode" kthread_freezer "$out/log-$mode-kthread" "${defs[@]}" ::: "${files[@]}"
 		mapfile -t keeps < <(keep_defs "$plan")
 		run_rule "$mode" wq_freezable "$out/log-$mode-wq" "${keeps[@]}" ::: "${files[@]}"
@@ -150,8 +152,10 @@ rule_pass()
 		mapfile -t files < <(plan_lines "$plan" file 3 "$u")
 		kfns=$(plan_lines "$plan" kthread 3 "$u" | paste -sd, -)
 		[ "$mode" = report ] || progress "$u: ${#files[@]} files"
+		twins=$(plan_twins "$plan" "$u")
 		defs=()
 		[ -z "$kfns" ] || defs=(-D "kthread_fns=$kfns")
+		[ -z "$twins" ] || defs+=(-D "twins=$twins")
 		run_rule "$mode" kthread_freezer "$out/log-$mode-kthread-${u//\//-}" "${defs[@]}" ::: "${files[@]}"
 		mapfile -t keeps < <(keep_defs "$plan" "$u")
 		run_rule "$mode" wq_freezable "$out/log-$mode-wq-${u//\//-}" "${keeps[@]}" ::: "${files[@]}"

@@ -19,3 +19,13 @@ plan_keep_at()
 		<(plan_lines "$1" keep 4 "${2-}" | sed 's/:.*//') |
 		paste -sd, -
 }
+
+# plan_twins PLAN [UNIT]: the freezable macros the plan renames to their
+# plain twins, as FROM:TO,... (kthread_freezer.cocci's -D twins), or
+# nothing.
+plan_twins()
+{
+	paste -d: <(plan_lines "$1" twin 3 "${2-}") \
+		<(plan_lines "$1" twin 4 "${2-}") |
+		LC_ALL=C sort -u | paste -sd, -
+}

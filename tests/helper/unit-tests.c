@@ -235,7 +235,7 @@ static char *contexts(struct file_info **files, size_t n)
 	struct strset kt = { 0 };
 	size_t i, k, len = 0;
 
-	unit_kthreads(files, n, &kt);
+	unit_kthreads(files, n, &kt, NULL);
 	out[0] = '\0';
 	for (i = 0; i < n; i++) {
 		for (k = 0; k < files[i]->uses.n; k++) {
@@ -449,10 +449,68 @@ static void test_prefilter(void)
 	      api_index("freezer") < 0, "API table lookup");
 }
 
+static char *ctx_full(const char *src)
+{
+	struct file_info *fi = run(src, true);
+	char *r = contexts(&fi, 1);
+
+	file_info_free(fi);
+	return r;
+}
+
+/* A thread t() for the call graph cases below: it calls h(). */
+#define THREAD "static int t(void *d)\n{\n\tset_freezable();\n\th();\n}\n"
+
+static void test_call_graph(void)
+{
+	/* the uses of each one-file unit read in full: callgraph.c */
+	static const struct str_case cases[] = {
+		{ THREAD "static void h(void) { g(); }\n"
+		  "static void g(void) { try_to_freeze(); }\n",
+		  "set_freezable:kthread:t@3 try_to_freeze:kthread:g@7",
+		  "called only from a thread, two levels down" },
+		{ THREAD "static void h(void) { try_to_freeze(); }\n"
+		  "long ioctl(void) { h(); }\n",
+		  "set_freezable:kthread:t@3 try_to_freeze:user:h@6",
+		  "also called from a function no thread reaches" },
+		{ THREAD "static void h(void) { INIT_WORK(&w, g); }\n"
+		  "static void g(struct work_struct *w) { try_to_freeze(); }\n",
+		  "set_freezable:kthread:t@3 try_to_freeze:user:g@7",
+		  "a work function named in a thread runs in a worker" },
+		{ THREAD "static void h(void) { try_to_freeze(); }\n"
+		  "static const struct ops o = { .fn = h };\n",
+		  "set_freezable:kthread:t@3 try_to_freeze:user:h@6",
+		  "in an initializer: other callers" },
+		{ THREAD "void h(void) { try_to_freeze(); }\nEXPORT_SYMBOL(h);\n",
+		  "set_freezable:kthread:t@3 try_to_freeze:user:h@6",
+		  "exported: callers in other units" },
+		{ THREAD "#define H() h()\n"
+		  "static void h(void) { try_to_freeze(); }\n",
+		  "set_freezable:kthread:t@3 try_to_freeze:user:h@7",
+		  "in a macro body: its callers are not known" },
+		{ "static void h(void);\n" THREAD
+		  "static void h(void) { g(); try_to_freeze(); }\n"
+		  "static void g(void) { h(); }\n",
+		  "set_freezable:kthread:t@4 try_to_freeze:kthread:h@7",
+		  "a prototype is no use; mutual recursion below a thread" },
+		{ "static void h(void) { try_to_freeze(); }\n"
+		  "static void g(void) { h(); }\n",
+		  "try_to_freeze:user:h@1",
+		  "no thread, no kthread context" },
+		{ THREAD "static void h(void) { p->g(); o.g(); }\n"
+		  "static void g(void) { try_to_freeze(); }\n",
+		  "set_freezable:kthread:t@3 try_to_freeze:user:g@7",
+		  "a member call is not a call of the function" },
+	};
+
+	check_cases(ctx_full, cases, ARRAY_SIZE(cases));
+}
+
 int main(void)
 {
 	test_lexer();
 	test_contexts();
+	test_call_graph();
 	test_objects();
 	test_prefilter();
 	printf("# %d checks, %d failed\n", checks, failed);

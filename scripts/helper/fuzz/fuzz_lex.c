@@ -64,21 +64,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	(void)may_use_freezer(buf, size);
 	(void)may_start_thread(buf, size);
 
-	for (i = 0; i < fi.funcs.n; i++) {
-		vec_free(&fi.funcs.v[i].refs);
-		vec_free(&fi.funcs.v[i].sops);
-	}
-	for (i = 0; i < fi.objs.n; i++) {
-		vec_free(&fi.objs.v[i].refs);
-		vec_free(&fi.objs.v[i].sops);
-	}
-	vec_free(&fi.funcs);
-	vec_free(&fi.objs);
-	vec_free(&fi.uses);
-	vec_free(&fi.threads);
-	vec_free(&fi.freezable);
-	vec_free(&fi.fstypes);
-	vec_free(&fi.sops);
+	file_info_reset(&fi);
 	arena_free(&arena);
 	free(toks);
 	free(buf);
