@@ -581,6 +581,68 @@ static void s_op_assign(struct analysis *an, long i, struct definition *fn)
 		add_unique(&fn->sops, intern(an, &an->t[v]));
 }
 
+/*
+ * The lone identifiers among the arguments of the call of CALLEE whose
+ * "(" is at OPEN: a function handed on by name (a thread function to a
+ * function that starts it).
+ */
+static void value_args(struct analysis *an, struct definition *d,
+		       const char *callee, long open)
+{
+	long from[16], to[16], id;
+	int n = call_args(an, open, from, to, 16), k;
+
+	for (k = 0; k < n; k++) {
+		struct value_arg va;
+
+		id = lone_ident(an, from[k], to[k]);
+		if (id < 0)
+			continue;
+		va.callee = callee;
+		va.name = intern(an, &an->t[id]);
+		va.pos = (unsigned short)k;
+		va.nargs = (unsigned short)n;
+		vec_push(&d->vargs, va);
+	}
+}
+
+/*
+ * The parameter names of the function whose name is at NM: of each
+ * parameter, the name in "(*NAME)" or else its last identifier; "" for
+ * "void" or "...".
+ */
+static void param_names(struct analysis *an, struct definition *d, long nm)
+{
+	long open = next_code(an, nm), from[16], to[16], i;
+	int n, k;
+
+	if (open < 0 || !is_punct(&an->t[open], P1('(')))
+		return;
+	n = call_args(an, open, from, to, 16);
+	for (k = 0; k < n; k++) {
+		const char *name = "";
+		long last = -1, ptr = -1;
+
+		for (i = from[k]; i >= 0 && i < to[k]; i = next_code(an, i)) {
+			const struct token *t = &an->t[i];
+			long q = prev_code(an, i);
+
+			if (t->kind != TK_IDENT)
+				continue;
+			last = i;
+			if (ptr < 0 && q >= 0 && is_punct(&an->t[q], P1('*')) &&
+			    (q = prev_code(an, q)) >= 0 &&
+			    is_punct(&an->t[q], P1('(')))
+				ptr = i;
+		}
+		if (ptr >= 0)
+			last = ptr;
+		if (last >= 0 && !tok_is(an->buf, &an->t[last], "void"))
+			name = intern(an, &an->t[last]);
+		vec_push(&d->params, (char *)name);
+	}
+}
+
 static void add_ref(struct analysis *an, struct definition *d,
 		    const struct token *t, long i)
 {
@@ -597,6 +659,7 @@ static void add_ref(struct analysis *an, struct definition *d,
 	if (p >= 0 && is_punct(&an->t[p], P1('('))) {
 		if (strset_add(&an->seen_calls, s))
 			vec_push(&d->calls, (char *)s);
+		value_args(an, d, s, p);
 	} else if (strset_add(&an->seen_named, s)) {
 		vec_push(&d->named, (char *)s);
 	}
@@ -849,6 +912,7 @@ void analyze(struct file_info *fi, const char *buf, size_t len, bool full,
 
 					d.name = sc.func;
 					d.line = an.t[nm].line;
+					param_names(&an, &d, nm);
 					vec_push(&fi->funcs, d);
 					sc.func_idx = (long)fi->funcs.n - 1;
 					strset_free(&an.seen);
@@ -908,6 +972,8 @@ static void definition_free(struct definition *d)
 	vec_free(&d->refs);
 	vec_free(&d->calls);
 	vec_free(&d->named);
+	vec_free(&d->params);
+	vec_free(&d->vargs);
 	vec_free(&d->sops);
 }
 

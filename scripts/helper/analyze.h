@@ -36,6 +36,12 @@ struct use {
 	const char *func;	/* WHERE_FUNC: the function */
 };
 
+/* "CALLEE(..., NAME, ...)": a lone identifier as argument POS of NARGS */
+struct value_arg {
+	const char *callee, *name;
+	unsigned short pos, nargs;
+};
+
 /* a function definition, or a file-scope "NAME = { ... }" initializer */
 struct definition {
 	const char *name;
@@ -43,6 +49,8 @@ struct definition {
 	strvec refs;		/* identifiers referenced (units mode) */
 	strvec calls;		/* functions: refs followed by "(" */
 	strvec named;		/* functions: refs not followed by "(" */
+	strvec params;		/* functions: parameter names, "" unnamed */
+	VEC(struct value_arg) vargs;	/* functions: lone identifier args */
 	strvec sops;		/* functions: NAME in "->s_op = &NAME" */
 };
 

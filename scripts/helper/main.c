@@ -18,9 +18,11 @@
  *	function or "-"; CONTEXT one of
  *	  kthread  in a thread function of the unit (it calls
  *		   set_freezable(), or is started with kthread_run() and
- *		   friends or as a sunrpc svc thread anywhere in the unit)
- *		   or in a function only those call (callgraph.c; in a
- *		   kernel tree, whose units are read whole), and every
+ *		   friends or as a sunrpc svc thread anywhere in the unit,
+ *		   or through a function of the unit that hands it on to
+ *		   one of those) or in a function only those call
+ *		   (callgraph.c; in a kernel tree, whose units are read
+ *		   whole), and every
  *		   workqueue/worker name (WQ_FREEZABLE, ...) outside
  *		   #define;
  *	  user     in any other function;

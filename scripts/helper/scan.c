@@ -35,6 +35,102 @@ enum context use_context(const struct use *u, const struct strset *kthreads)
 	return strset_has(kthreads, u->func) ? CTX_KTHREAD : CTX_USER;
 }
 
+/* A function that starts argument ARG of its calls as a thread. */
+struct starter {
+	const char *name;
+	int arg;
+};
+
+typedef VEC(struct starter) starter_vec;
+
+/*
+ * Argument POS of NARGS of a call of CALLEE is started as a thread: by
+ * one of api.c's starters (with API), or by one of DERIVED.
+ */
+static bool starts_thread(const starter_vec *derived, const char *callee,
+			  int pos, int nargs, bool api)
+{
+	size_t k;
+
+	for (k = 0; api && k < n_thread_starters; k++) {
+		const struct thread_starter *t = &thread_starters[k];
+
+		if (!strcmp(t->name, callee) &&
+		    (t->arg == pos || (t->arg < 0 && pos + 1 == nargs)))
+			return true;
+	}
+	for (k = 0; k < derived->n; k++)
+		if (derived->v[k].arg == pos &&
+		    !strcmp(derived->v[k].name, callee))
+			return true;
+	return false;
+}
+
+static int param_index(const struct definition *d, const char *name)
+{
+	size_t k;
+
+	for (k = 0; k < d->params.n; k++)
+		if (!strcmp(d->params.v[k], name))
+			return (int)k;
+	return -1;
+}
+
+/*
+ * Threads started through a function of the unit that hands one of its
+ * parameters to a starter (bcachefs: bch2_run_thread_with_file(thr, fops,
+ * fn) calls kthread_create(fn, ...)): that function starts its argument
+ * there too, and every function named as that argument is a thread.
+ * Needs the files read in full (parameters and call arguments).
+ */
+static void derived_threads(struct file_info **files, size_t n,
+			    struct strset *set)
+{
+	starter_vec derived = { 0 };
+	bool changed = true;
+	size_t i, j, k;
+
+	while (changed) {
+		changed = false;
+		for (i = 0; i < n; i++) {
+			for (j = 0; j < files[i]->funcs.n; j++) {
+				const struct definition *d = &files[i]->funcs.v[j];
+
+				for (k = 0; k < d->vargs.n; k++) {
+					const struct value_arg *va = &d->vargs.v[k];
+					struct starter st = { d->name, -1 };
+
+					st.arg = param_index(d, va->name);
+					if (st.arg < 0 ||
+					    !starts_thread(&derived, va->callee,
+							   va->pos, va->nargs,
+							   true) ||
+					    starts_thread(&derived, d->name,
+							  st.arg, 0, false))
+						continue;
+					vec_push(&derived, st);
+					changed = true;
+				}
+			}
+		}
+	}
+	for (i = 0; i < n && derived.n; i++) {
+		for (j = 0; j < files[i]->funcs.n; j++) {
+			const struct definition *d = &files[i]->funcs.v[j];
+
+			for (k = 0; k < d->vargs.n; k++) {
+				const struct value_arg *va = &d->vargs.v[k];
+
+				if (param_index(d, va->name) < 0 &&
+				    starts_thread(&derived, va->callee, va->pos,
+						  va->nargs, false))
+					strset_add(set, va->name);
+			}
+		}
+	}
+	vec_free(&derived);
+}
+
 void unit_kthreads(struct file_info **files, size_t n, struct strset *set,
 		   struct hmap *via)
 {
@@ -46,6 +142,7 @@ void unit_kthreads(struct file_info **files, size_t n, struct strset *set,
 		for (j = 0; j < files[i]->freezable.n; j++)
 			strset_add(set, files[i]->freezable.v[j]);
 	}
+	derived_threads(files, n, set);
 	thread_callees(files, n, set, via);
 }
 

@@ -503,7 +503,25 @@ static void test_call_graph(void)
 		  "a member call is not a call of the function" },
 	};
 
+	struct file_info *f[2];
+
 	check_cases(ctx_full, cases, ARRAY_SIZE(cases));
+
+	/* a starter of the unit's own (bcachefs thread_with_file.c) */
+	f[0] = run("int run_with_file(struct twf *thr, const struct "
+		   "file_operations *fops,\n\t\tint (*fn)(void *))\n{\n"
+		   "\tthr->task = kthread_create(fn, thr, \"%s\", name);\n}\n",
+		   true);
+	f[1] = run("static int data_thread(void *arg)\n{\n\tjob();\n}\n"
+		   "static void job(void) { try_to_freeze(); }\n"
+		   "long ioctl_data(void) { return run_with_file(&t, &ops, "
+		   "data_thread); }\n", true);
+	check_str(contexts(f + 1, 1), "try_to_freeze:user:job@5",
+		  "alone, data_thread() is handed to an unknown function");
+	check_str(contexts(f, 2), "try_to_freeze:kthread:job@5",
+		  "with the function that hands its fn to kthread_create()");
+	file_info_free(f[0]);
+	file_info_free(f[1]);
 }
 
 int main(void)
