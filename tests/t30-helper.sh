@@ -202,6 +202,7 @@ test_expect_success "plan applies the judgments that hold for the version of the
 		6.1 fs/jfs unit - - cluster "jfs evidence" \
 		6.1,6.12 fs/ext4 fstype ext4_fs_type - no-superblock "ext4 evidence" \
 		"*" fs/xfs use xfs_init_mount_workqueues "\"xfs-buf/%s\"" not-quiesced "buf evidence" \
+		6.1 fs/xfs quiesced xfsaild - quiesced "ail evidence" \
 		6.12 fs/xfs unit - - cluster "not on 6.1" >j.tsv &&
 	"$AF" plan --judgments j.tsv "$H/ktree" fs >out &&
 	grep -qx "unit	fs/jfs	skip	not eligible: cluster: jfs evidence" out &&
@@ -210,6 +211,8 @@ test_expect_success "plan applies the judgments that hold for the version of the
 	! grep -q "^fstype	fs/ext4" out &&
 	grep -q "^unit	fs/xfs	eligible" out &&
 	grep -qx "keep	fs/xfs	fs/xfs/xfs_super.c	10:16	not-quiesced: buf evidence" out &&
+	grep "^quiesced	fs/xfs	fs/xfs/xfs_trans_ail.c	" out >q &&
+	test_line_count q 4 && ! grep -v "	quiesced: ail evidence\$" q &&
 	"$AF" plan --judgments /dev/null "$H/ktree" fs >out &&
 	! grep -q "	not eligible: " out &&
 	grep -qx "unit	fs/smb/server	library	library: no file_system_type, no users (no Kconfig symbol selects or depends on it)" out
@@ -223,7 +226,10 @@ test_expect_success "judgments: a bad file is one line naming it, exit 2" '
 	test_line_count err 1 && grep -q "^autofreeze: short.tsv: line 1: not 7 tab-separated fields" err &&
 	printf "# c\n\n6.1\tfs/jfs\tdir\t-\t-\tx\ty\n" >what.tsv &&
 	test_exit_code 2 "$AF" plan --judgments what.tsv "$H/ktree" fs 2>err &&
-	test_line_count err 1 && grep -q "what.tsv: line 3: \"dir\" is not unit, fstype or use" err &&
+	test_line_count err 1 && grep -q "what.tsv: line 3: \"dir\" is not unit, fstype, use or quiesced" err &&
+	printf "6.1\tfs/xfs\tquiesced\txfsaild\t-\tnot-quiesced\tx()\n" >q.tsv &&
+	test_exit_code 2 "$AF" plan --judgments q.tsv "$H/ktree" fs 2>err &&
+	test_line_count err 1 && grep -q "q.tsv: line 1: the code \"quiesced\" goes with a quiesced judgment, and only there" err &&
 	printf "6.1\tfs/xfs\tuse\txfsaild\t-\tnot-quiesced\tx\n" >kt.tsv &&
 	test_exit_code 2 "$AF" plan --judgments kt.tsv "$H/ktree" fs 2>err &&
 	test_line_count err 1 && grep -q "may keep only a workqueue flag, not set_freezable" err

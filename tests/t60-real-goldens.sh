@@ -35,6 +35,13 @@ for v in 6.1 6.12; do
 		test_cmp scan.$v listed.$v
 	'
 
+	test_expect_success $prereq "linux-source-$v: every conversion names what the freeze does to its work (a quiesced judgment)" '
+		grep -c ": converted: " $v.report >converted.$v &&
+		test "$(cat converted.$v)" -gt 0 &&
+		grep ": converted: " $v.report | grep -v "; quiesced: .*[a-z_0-9]()" >unjustified.$v;
+		test_cmp /dev/null unjustified.$v
+	'
+
 	test_expect_success $prereq "linux-source-$v: make report FORMAT=json is valid JSON with the same totals" '
 		make -s -C "$TOP" report KTREE=$src DIR=fs FORMAT=json >$v.json &&
 		python3 -c "import json, sys

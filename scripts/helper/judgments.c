@@ -63,7 +63,7 @@ void judgments_load(struct judgments *js, const char *path,
 {
 	static const char *const whats[] = {
 		[JUDGED_UNIT] = "unit", [JUDGED_FSTYPE] = "fstype",
-		[JUDGED_USE] = "use",
+		[JUDGED_USE] = "use", [JUDGED_QUIESCED] = "quiesced",
 	};
 	char *own = path ? NULL : default_path(), *line = NULL;
 	size_t cap = 0;
@@ -103,11 +103,16 @@ void judgments_load(struct judgments *js, const char *path,
 				break;
 		if (w == ARRAY_SIZE(whats))
 			af_die(EXIT_BADINPUT, path, "line %u: \"%s\" is not "
-			       "unit, fstype or use", lineno, field[2]);
+			       "unit, fstype, use or quiesced", lineno,
+			       field[2]);
 		if (!*field[5] || !*field[6] ||
 		    (w != JUDGED_UNIT && !strcmp(field[3], "-")))
 			af_die(EXIT_BADINPUT, path, "line %u: a judgment needs "
 			       "a name, a code and its evidence", lineno);
+		if ((w == JUDGED_QUIESCED) != !strcmp(field[5], "quiesced"))
+			af_die(EXIT_BADINPUT, path, "line %u: the code "
+			       "\"quiesced\" goes with a quiesced judgment, "
+			       "and only there", lineno);
 		if (!holds_for(field[0], version))
 			continue;
 		j.what = w;
@@ -212,9 +217,10 @@ static char *statement_to(const char *path, unsigned int line)
 	return r;
 }
 
-const struct judgment *judged_use(const struct judgments *js,
-				  const char *unit, const char *fn,
-				  const char *path, unsigned int line)
+static const struct judgment *judged_at(const struct judgments *js,
+					enum judged_what what,
+					const char *unit, const char *fn,
+					const char *path, unsigned int line)
 {
 	size_t i;
 
@@ -223,7 +229,7 @@ const struct judgment *judged_use(const struct judgments *js,
 		char *text;
 		bool hit;
 
-		if (j->what != JUDGED_USE || strcmp(j->unit, unit) ||
+		if (j->what != what || strcmp(j->unit, unit) ||
 		    !fn || strcmp(j->name, fn))
 			continue;
 		if (!j->match)
@@ -235,4 +241,18 @@ const struct judgment *judged_use(const struct judgments *js,
 			return j;
 	}
 	return NULL;
+}
+
+const struct judgment *judged_use(const struct judgments *js,
+				  const char *unit, const char *fn,
+				  const char *path, unsigned int line)
+{
+	return judged_at(js, JUDGED_USE, unit, fn, path, line);
+}
+
+const struct judgment *judged_quiesced(const struct judgments *js,
+				       const char *unit, const char *fn,
+				       const char *path, unsigned int line)
+{
+	return judged_at(js, JUDGED_QUIESCED, unit, fn, path, line);
 }

@@ -2,7 +2,8 @@
 /*
  * judgments.h - the reviewed judgments of policy/judgments.tsv: what the
  * code alone does not tell (a cluster filesystem, work its freeze does
- * not quiesce, a file_system_type that owns no superblock), each with a
+ * not quiesce, a file_system_type that owns no superblock, and what the
+ * freeze does to each thread and workqueue converted), each with a
  * reason code and its evidence.  Only those for the tree's version are
  * loaded.
  */
@@ -15,6 +16,7 @@ enum judged_what {
 	JUDGED_UNIT,	/* the unit is not eligible */
 	JUDGED_FSTYPE,	/* the file_system_type is never flagged */
 	JUDGED_USE,	/* the use keeps its freezer */
+	JUDGED_QUIESCED,	/* the unit's freeze quiesces the use's work */
 };
 
 struct judgment {
@@ -49,5 +51,9 @@ const struct judgment *judged_fstype(const struct judgments *js,
 const struct judgment *judged_use(const struct judgments *js,
 				  const char *unit, const char *fn,
 				  const char *path, unsigned int line);
+/* Likewise, the judgment that the unit's freeze quiesces that use. */
+const struct judgment *judged_quiesced(const struct judgments *js,
+				       const char *unit, const char *fn,
+				       const char *path, unsigned int line);
 
 #endif /* AF_JUDGMENTS_H */

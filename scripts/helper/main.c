@@ -82,12 +82,15 @@
  *	  unit	UNIT	eligible|skip|library	REASON
  *	  file	UNIT	PATH		(relative to KTREE)
  *	  keep	UNIT	PATH	LINE:COL	CODE: EVIDENCE
+ *	  quiesced	UNIT	PATH	LINE:COL	quiesced: EVIDENCE
  *	  kthread	UNIT	FUNCTION[	CALLER]
  *	  twin	UNIT	FROM	TO
  *	  fstype	UNIT	NAME	PATH
  *
  *	keep lines: the uses a judgment keeps freezable (the rules are
- *	told, and the report gives the evidence).  kthread lines: the
+ *	told, and the report gives the evidence); quiesced lines: the
+ *	uses whose work, a judgment says, the unit's freeze quiesces
+ *	(the report gives that evidence for the conversion).  kthread lines: the
  *	thread functions, and with CALLER (a caller it is reached from)
  *	the functions only they reach.  twin lines: a freezable macro of
  *	the unit and its plain twin (units.c:find_twins()), which the

@@ -230,8 +230,12 @@ static void print_plan_unit(const struct unit_survey *sv,
 			const struct judgment *jd =
 				unit_keeps_use(sv, u, fi, us);
 
+			if (!jd)
+				jd = unit_quiesces_use(sv, u, fi, us);
 			if (jd)
-				printf("keep\t%s\t%s\t%u:%u\t%s: %s\n", u->rel,
+				printf("%s\t%s\t%s\t%u:%u\t%s: %s\n",
+				       jd->what == JUDGED_QUIESCED ?
+				       "quiesced" : "keep", u->rel,
 				       relpath(sv, fi->path), us->line,
 				       us->col, jd->code, jd->evidence);
 		}

@@ -682,6 +682,30 @@ const struct judgment *unit_keeps_use(const struct unit_survey *sv,
 	return j;
 }
 
+const struct judgment *unit_quiesces_use(const struct unit_survey *sv,
+					 const struct unit *u,
+					 const struct file_info *fi,
+					 const struct use *us)
+{
+	const char *fn = us->where == WHERE_FUNC ? us->func : NULL;
+	size_t depth = 0, k;
+
+	while (fn && depth++ < 32) {
+		const struct judgment *j = judged_quiesced(&sv->judgments,
+							   u->rel, fn,
+							   fi->path, us->line);
+		const char *via = NULL;
+
+		if (j)
+			return j;
+		for (k = 0; k < u->kthreads.n; k++)
+			if (!strcmp(u->kthreads.v[k], fn))
+				via = u->kthread_via.v[k];
+		fn = via;
+	}
+	return NULL;
+}
+
 bool unit_needs_file(const struct unit *u, const struct file_info *fi)
 {
 	size_t k;

@@ -112,6 +112,16 @@ const struct judgment *unit_keeps_use(const struct unit_survey *sv,
 				      const struct use *us);
 
 /*
+ * The judgment that U's freeze quiesces the work of use US of FI, by the
+ * function US is in or, for a function only threads reach, by a thread
+ * it is reached from; or NULL.
+ */
+const struct judgment *unit_quiesces_use(const struct unit_survey *sv,
+					 const struct unit *u,
+					 const struct file_info *fi,
+					 const struct use *us);
+
+/*
  * Spatch must see FI, a file of converted unit U: it has a freezer use
  * in real code, or defines a file_system_type to flag.
  */

@@ -30,7 +30,10 @@
 #include "util.h"
 #include "scan.h"
 
-/* A use a judgment keeps freezable: the plan's keep line. */
+/*
+ * A use a judgment keeps freezable, or whose work the unit's freeze
+ * quiesces: the plan's keep and quiesced lines.
+ */
 struct kept_use {
 	char *file;
 	long line;
@@ -45,7 +48,7 @@ struct plan_unit {
 	strvec files, kthreads, fstypes, fstype_files;
 	strvec twins;			/* the freezable macros renamed */
 	strvec kthread_via;		/* per kthread: a caller, or "" */
-	VEC(struct kept_use) keeps;
+	VEC(struct kept_use) keeps, quiesced;
 	char *flag;			/* report's flag line, or NULL */
 	strvec uses;			/* report's use lines */
 	strvec json_uses;
@@ -270,18 +273,22 @@ static void plan_read(const char *path, struct plan *p)
 		} else if (!strcmp(f[0], "fstype") && n > 3) {
 			vec_push(&u->fstypes, xstrdup(f[2]));
 			vec_push(&u->fstype_files, xstrdup(f[3]));
-		} else if (!strcmp(f[0], "keep") && n > 4) {
+		} else if ((!strcmp(f[0], "keep") ||
+			    !strcmp(f[0], "quiesced")) && n > 4) {
 			struct kept_use k = { xstrdup(f[2]),
 					      strtol(f[3], NULL, 10),
 					      xstrdup(f[4]), NULL };
 			char *colon = strstr(k.code, ": ");
 
 			if (!colon)
-				af_die(EXIT_BADINPUT, path, "keep line without "
-				       "\"CODE: EVIDENCE\": %s", f[4]);
+				af_die(EXIT_BADINPUT, path, "%s line without "
+				       "\"CODE: EVIDENCE\": %s", f[0], f[4]);
 			*colon = '\0';
 			k.evidence = colon + 2;
-			vec_push(&u->keeps, k);
+			if (f[0][0] == 'k')
+				vec_push(&u->keeps, k);
+			else
+				vec_push(&u->quiesced, k);
 		}
 	}
 	vec_free(&lines);
@@ -310,6 +317,11 @@ static void plan_free(struct plan *p)
 			free(u->keeps.v[k].code);
 		}
 		vec_free(&u->keeps);
+		for (k = 0; k < u->quiesced.n; k++) {
+			free(u->quiesced.v[k].file);
+			free(u->quiesced.v[k].code);
+		}
+		vec_free(&u->quiesced);
 		strvec_free(&u->uses);
 		strvec_free(&u->json_uses);
 	}
@@ -426,16 +438,28 @@ static const char *thread_name_collision(struct plan *p, const usevec *uses)
 }
 
 /* The plan's keep line for use S of unit U, or NULL. */
-static const struct kept_use *unit_keeps(const struct plan_unit *u,
-					 const struct scanned_use *s)
+static const struct kept_use *judged_line(const struct kept_use *v, size_t n,
+					  const struct scanned_use *s)
 {
 	size_t i;
 
-	for (i = 0; i < u->keeps.n; i++)
-		if (u->keeps.v[i].line == s->at.line &&
-		    !strcmp(u->keeps.v[i].file, s->at.file))
-			return &u->keeps.v[i];
+	for (i = 0; i < n; i++)
+		if (v[i].line == s->at.line && !strcmp(v[i].file, s->at.file))
+			return &v[i];
 	return NULL;
+}
+
+static const struct kept_use *unit_keeps(const struct plan_unit *u,
+					 const struct scanned_use *s)
+{
+	return judged_line(u->keeps.v, u->keeps.n, s);
+}
+
+/* The plan's quiesced line for use S of unit U, or NULL. */
+static const struct kept_use *unit_quiesced(const struct plan_unit *u,
+					    const struct scanned_use *s)
+{
+	return judged_line(u->quiesced.v, u->quiesced.n, s);
 }
 
 /*
@@ -652,8 +676,17 @@ static void use_verdict_as_run(struct verdict_inputs *in,
 	if (!m && n)
 		m = msgs[0].rest;
 	if (m && rule_message_verdict(m, v)) {
+		const struct kept_use *q = unit_quiesced(u, s);
+
 		if (!strcmp(v->code, "kthread"))
 			thread_path(u, s->fn, v);
+		if (q && !strcmp(v->status, "converted")) {
+			char *why = xasprintf("%s; quiesced: %s", v->why,
+					      q->evidence);
+
+			free(v->why);
+			v->why = why;
+		}
 		return;
 	}
 	if (!strcmp(s->ctx, "macro"))
@@ -761,6 +794,7 @@ static void print_report(struct verdict_inputs *in, bool json)
 		struct use_verdict v;
 		char *j[8];
 		struct plan_unit *u = plan_find(p, unit_of_path(p, s->at.file));
+		const struct kept_use *q;
 
 		use_verdict(in, s, &v);
 		for (k = 0; k < 3; k++)
@@ -781,9 +815,13 @@ static void print_report(struct verdict_inputs *in, bool json)
 		j[4] = json_of(v.status);
 		j[5] = json_of(v.why);
 		j[6] = json_of(v.code);
-		/* a conversion's evidence: the unit's freeze path */
+		/*
+		 * a conversion's evidence: what quiesces its work (a
+		 * reviewed judgment), else the unit's freeze path
+		 */
+		q = strcmp(v.status, "converted") ? NULL : unit_quiesced(u, s);
 		j[7] = strcmp(v.status, "converted") ? xstrdup("null") :
-			json_of(u->reason);
+			json_of(q ? q->evidence : u->reason);
 		vec_push(&u->json_uses,
 			 xasprintf("{\"file\":%s,\"line\":%ld,\"col\":%s,"
 				   "\"api\":%s,\"context\":%s,\"function\":%s,"
