@@ -158,7 +158,7 @@ test_expect_success "units of the fixture tree" '
 
 test_expect_success "units: fs/xfs eligible, nfs and ocfs2 not, jbd2 a library of ext4 and ocfs2" '
 	"$AF" units "$H/ktree" fs >out &&
-	grep -qx "fs/xfs: eligible: xfs_fs_type is FS_REQUIRES_DEV and xfs_super_operations has .freeze_fs" out &&
+	grep -qx "fs/xfs: eligible: xfs_fs_type is FS_REQUIRES_DEV and xfs_super_operations has .freeze_fs, which the suspend freeze calls: fs_suspend_freeze_sb() -> freeze_super() -> .freeze_fs (patches/linux-6.1/)" out &&
 	grep -qx "fs/nfs: not block-backed: no FS_REQUIRES_DEV file_system_type" out &&
 	grep -qx "fs/ocfs2: not freeze-capable: no .freeze_fs/.freeze_super (ocfs2_fs_type: ocfs2_sops)" out &&
 	grep -qx "fs/jbd2: library: no file_system_type, used by fs/ext4 (eligible), fs/ocfs2 (not eligible)" out &&
@@ -216,6 +216,36 @@ test_expect_success "plan applies the judgments that hold for the version of the
 	"$AF" plan --judgments /dev/null "$H/ktree" fs >out &&
 	! grep -q "	not eligible: " out &&
 	grep -qx "unit	fs/smb/server	library	library: no file_system_type, no users (no Kconfig symbol selects or depends on it)" out
+'
+
+# A gfs2-like type: block-backed, .freeze_super and no .freeze_fs.
+test_expect_success "the suspend freeze is read from the tree, else the series: ->freeze_super or not" '
+	cp -r "$H/ktree" fp &&
+	mkdir fp/fs/gfs2 &&
+	echo "obj-y += super.o" >fp/fs/gfs2/Makefile &&
+	printf "%s\n" "static const struct super_operations gfs2_super_ops = {" \
+		"	.freeze_super = gfs2_freeze_super," "};" \
+		"static int fill(struct super_block *sb) { sb->s_op = &gfs2_super_ops; }" \
+		"struct file_system_type gfs2_fs_type = {" \
+		"	.fs_flags = FS_REQUIRES_DEV," "	.mount = fill," "};" \
+		>fp/fs/gfs2/super.c &&
+	"$AF" plan --judgments /dev/null fp fs/gfs2 >out &&
+	grep -qx "unit	fs/gfs2	skip	not freeze-capable: the suspend freeze, fs_suspend_freeze_sb() (patches/linux-6.1/), calls only the VFS freeze_super(), which calls .freeze_fs, and gfs2_super_ops has .freeze_super alone" out &&
+	"$AF" plan --judgments /dev/null fp fs/xfs >out &&
+	grep -q "^unit	fs/xfs	eligible	.* has .freeze_fs, which the suspend freeze calls: fs_suspend_freeze_sb() -> freeze_super() -> .freeze_fs (patches/linux-6.1/)\$" out &&
+	sed -i "s/^PATCHLEVEL = 1\$/PATCHLEVEL = 12/" fp/Makefile &&
+	"$AF" plan --judgments /dev/null fp fs/gfs2 >out &&
+	grep -qx "unit	fs/gfs2	eligible	eligible: gfs2_fs_type is FS_REQUIRES_DEV and gfs2_super_ops has .freeze_super, which the suspend freeze calls: fs_suspend_freeze_sb() -> .freeze_super (patches/linux-6.12/)" out &&
+	sed -i "s/^PATCHLEVEL = 12\$/PATCHLEVEL = 1/" fp/Makefile &&
+	printf "%s\n" "static void fs_suspend_freeze_sb(struct super_block *sb)" "{" \
+		"	/* not freeze_super(sb): */" "	sb->s_op->freeze_super(sb);" "}" \
+		>>fp/fs/super.c &&
+	"$AF" plan --judgments /dev/null fp fs/gfs2 >out &&
+	grep -q "^unit	fs/gfs2	eligible	.*-> .freeze_super (fs/super.c)\$" out &&
+	sed -i "s/^VERSION = 6\$/VERSION = 5/" fp/Makefile &&
+	sed -i "s/fs_suspend_freeze_sb/some_other_fn/" fp/fs/super.c &&
+	"$AF" plan --judgments /dev/null fp fs/gfs2 >out &&
+	grep -qx "unit	fs/gfs2	eligible	eligible: gfs2_fs_type is FS_REQUIRES_DEV and gfs2_super_ops has .freeze_super" out
 '
 
 test_expect_success "judgments: a bad file is one line naming it, exit 2" '
@@ -378,7 +408,7 @@ real_checks()
 
 	test_expect_success $prereq "$v: units of fs: xfs eligible, nfs not block-backed, jbd2 library of ext4 and ocfs2" '
 		"$AF" units "$tree" fs >units.$v &&
-		grep -qx "fs/xfs: eligible: xfs_fs_type is FS_REQUIRES_DEV and xfs_super_operations has .freeze_fs" units.$v &&
+		grep -qx "fs/xfs: eligible: xfs_fs_type is FS_REQUIRES_DEV and xfs_super_operations has .freeze_fs, which the suspend freeze calls: fs_suspend_freeze_sb() -> freeze_super() -> .freeze_fs (patches/linux-$v/)" units.$v &&
 		grep -qx "fs/nfs: not block-backed: no FS_REQUIRES_DEV file_system_type" units.$v &&
 		grep -qx "fs/jbd2: library: no file_system_type, used by fs/ext4 (eligible), fs/ocfs2 (not eligible)" units.$v &&
 		grep -q "^fs/ext4: eligible: " units.$v &&

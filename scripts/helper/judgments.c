@@ -5,38 +5,11 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "judgments.h"
-
-/* policy/judgments.tsv in the helper's directory or one above it. */
-static char *default_path(void)
-{
-	char exe[PATH_MAX], *slash;
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	int up;
-
-	if (n <= 0)
-		return NULL;
-	exe[n] = '\0';
-	for (up = 0; up < 3; up++) {
-		char *p;
-
-		slash = strrchr(exe, '/');
-		if (!slash)
-			return NULL;
-		*slash = '\0';
-		p = xasprintf("%s/policy/judgments.tsv", exe);
-		if (is_file(p))
-			return p;
-		free(p);
-	}
-	return NULL;
-}
 
 /* KERNELS ("6.1,6.12" or "*") holds for VERSION. */
 static bool holds_for(const char *kernels, const char *version)
@@ -65,7 +38,8 @@ void judgments_load(struct judgments *js, const char *path,
 		[JUDGED_UNIT] = "unit", [JUDGED_FSTYPE] = "fstype",
 		[JUDGED_USE] = "use", [JUDGED_QUIESCED] = "quiesced",
 	};
-	char *own = path ? NULL : default_path(), *line = NULL;
+	char *own = path ? NULL : beside_helper("policy/judgments.tsv");
+	char *line = NULL;
 	size_t cap = 0;
 	unsigned int lineno = 0;
 	FILE *f;

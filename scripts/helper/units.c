@@ -322,7 +322,7 @@ static void trace_sops(const struct unit_index *ix,
 	strset_free(&visited);
 }
 
-static const struct sop *find_sop(struct unit_survey *sv,
+static const struct sop *find_sop(const struct unit_survey *sv,
 				  const struct unit *u, const char *name)
 {
 	size_t i, k;
@@ -337,9 +337,28 @@ static const struct sop *find_sop(struct unit_survey *sv,
 	return NULL;
 }
 
-static bool sop_freezes(const struct sop *s)
+/*
+ * S has the callback the suspend freeze reaches: .freeze_fs, which the
+ * VFS freeze_super() calls, or .freeze_super where the suspend freeze
+ * calls a type's own (or where no suspend freeze was found to tell).
+ */
+static const char *sop_freeze_field(const struct unit_survey *sv,
+				    const struct sop *s)
 {
-	return s && (s->freeze_fs || s->freeze_super);
+	if (!s)
+		return NULL;
+	if (s->freeze_super && sv->freeze.func && sv->freeze.super_op)
+		return ".freeze_super";
+	if (s->freeze_fs)
+		return ".freeze_fs";
+	if (s->freeze_super && !sv->freeze.func)
+		return ".freeze_super";
+	return NULL;
+}
+
+static bool sop_freezes(const struct unit_survey *sv, const struct sop *s)
+{
+	return sop_freeze_field(sv, s) != NULL;
 }
 
 /* Each file_system_type of U, its super_operations, whether capable. */
@@ -364,7 +383,7 @@ static void trace_fstypes(struct unit_survey *sv, struct unit *u,
 			t.sops = strset_sorted(t.traced ? &found : &ix->sops,
 					       &t.nsops);
 			for (j = 0; j < t.nsops; j++)
-				if (sop_freezes(find_sop(sv, u, t.sops[j])))
+				if (sop_freezes(sv, find_sop(sv, u, t.sops[j])))
 					t.capable = t.ft->requires_dev &&
 						!t.judged;
 			u->capable |= t.capable;
@@ -477,9 +496,9 @@ static const char *freeze_field(struct unit_survey *sv,
 	for (j = 0; j < t->nsops; j++) {
 		const struct sop *s = find_sop(sv, u, t->sops[j]);
 
-		if (sop_freezes(s)) {
+		if (sop_freezes(sv, s)) {
 			*sop = s->name;
-			return s->freeze_fs ? ".freeze_fs" : ".freeze_super";
+			return sop_freeze_field(sv, s);
 		}
 	}
 	return NULL;
@@ -525,6 +544,27 @@ static void reason_judged_types(const struct unit *u, charvec *r)
 }
 
 /*
+ * How the suspend freeze reaches FIELD: ", which the suspend freeze
+ * calls: fs_suspend_freeze_sb() -> freeze_super() -> .freeze_fs
+ * (patches/linux-6.1/)", or nothing when no suspend freeze was found.
+ */
+static void reason_freeze_path(const struct unit_survey *sv,
+			       const char *field, charvec *r)
+{
+	if (!sv->freeze.func)
+		return;
+	add_str(r, ", which the suspend freeze calls: ");
+	add_str(r, sv->freeze.func);
+	add_str(r, "() -> ");
+	if (!strcmp(field, ".freeze_fs"))
+		add_str(r, "freeze_super() -> ");
+	add_str(r, field);
+	add_str(r, " (");
+	add_str(r, sv->freeze.where);
+	add_str(r, ")");
+}
+
+/*
  * "eligible: T, T2 are FS_REQUIRES_DEV and S has .freeze_fs; ...": the
  * capable types grouped by the (sop, field) that makes them capable.
  */
@@ -562,13 +602,53 @@ static void reason_eligible(struct unit_survey *sv, const struct unit *u,
 		add_str(r, sop);
 		add_str(r, " has ");
 		add_str(r, field);
+		reason_freeze_path(sv, field, r);
 	}
 	free(done);
 	reason_judged_types(u, r);
 }
 
+/*
+ * "not freeze-capable: the suspend freeze ... calls only freeze_super()":
+ * U's block-backed types have .freeze_super but no .freeze_fs, and the
+ * suspend freeze never calls a type's own ->freeze_super (the 6.1
+ * series).  False, with nothing added, otherwise.
+ */
+static bool super_op_missed(const struct unit_survey *sv,
+			    const struct unit *u, charvec *r)
+{
+	const struct sop *found = NULL;
+	size_t i, k;
+
+	if (!sv->freeze.func || sv->freeze.super_op)
+		return false;
+	for (i = 0; i < u->types.n && !found; i++) {
+		const struct unit_fstype *t = &u->types.v[i];
+
+		for (k = 0; k < t->nsops && t->ft->requires_dev && !found; k++) {
+			const struct sop *s = find_sop(sv,
+						       u, t->sops[k]);
+
+			if (s && s->freeze_super && !s->freeze_fs)
+				found = s;
+		}
+	}
+	if (!found)
+		return false;
+	add_str(r, "not freeze-capable: the suspend freeze, ");
+	add_str(r, sv->freeze.func);
+	add_str(r, "() (");
+	add_str(r, sv->freeze.where);
+	add_str(r, "), calls only the VFS freeze_super(), which calls "
+		".freeze_fs, and ");
+	add_str(r, found->name);
+	add_str(r, " has .freeze_super alone");
+	return true;
+}
+
 /* "not freeze-capable: ...": no FS_REQUIRES_DEV, or no freezing s_op. */
-static void reason_skip(const struct unit *u, charvec *r)
+static void reason_skip(struct unit_survey *sv, const struct unit *u,
+			charvec *r)
 {
 	bool dev = false;
 	size_t i, j, k;
@@ -587,6 +667,8 @@ static void reason_skip(const struct unit *u, charvec *r)
 			return;
 		}
 	}
+	if (super_op_missed(sv, u, r))
+		return;
 	add_str(r, "not freeze-capable: no .freeze_fs/.freeze_super (");
 	for (i = 0, j = 0; i < u->types.n; i++) {
 		const struct unit_fstype *t = &u->types.v[i];
@@ -642,7 +724,7 @@ static void decide_status(struct unit_survey *sv, struct unit *u)
 	} else if (u->status == UNIT_ELIGIBLE) {
 		reason_eligible(sv, u, &r);
 	} else {
-		reason_skip(u, &r);
+		reason_skip(sv, u, &r);
 	}
 	vec_push(&r, '\0');
 	u->reason = xstrdup(r.v);
@@ -780,6 +862,7 @@ void survey_free(struct unit_survey *sv)
 	kbuild_free(&sv->kbuild);
 	fileset_free(&sv->files);
 	judgments_free(&sv->judgments);
+	freeze_path_free(&sv->freeze);
 	free((char *)sv->ktree);
 }
 
@@ -867,6 +950,7 @@ static int survey_args(struct unit_survey *sv, int argc, char **argv,
 	sv->ktree = kd.root;
 	version = ktree_version(kd.root);
 	judgments_load(&sv->judgments, sv->judgments_path, version);
+	freeze_path_read(&sv->freeze, kd.root, version);
 	free(version);
 	survey_units(sv, kd.dir);
 	free(kd.dir);

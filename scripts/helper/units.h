@@ -10,7 +10,9 @@
  * A unit is a directory with a Makefile with obj- lines and C files of
  * its own; the files at the top of fs/ are "fs (core)".  A unit is
  * freeze-capable when one of its file_system_types is FS_REQUIRES_DEV
- * and uses a super_operations with .freeze_fs or .freeze_super.
+ * and uses a super_operations with the callback the suspend freeze
+ * reaches (freezepath.h): .freeze_fs, or .freeze_super where the suspend
+ * freeze calls a type's own.
  */
 #ifndef AF_UNITS_H
 #define AF_UNITS_H
@@ -18,6 +20,7 @@
 #include <stdbool.h>
 
 #include "analyze.h"
+#include "freezepath.h"
 #include "judgments.h"
 #include "kbuild.h"
 #include "tree.h"
@@ -78,6 +81,7 @@ struct unit_survey {
 	bool force;			/* convert skip and library units */
 	const char *judgments_path;	/* --judgments, or NULL */
 	struct judgments judgments;	/* for this tree's version */
+	struct freeze_path freeze;	/* how its suspend freezes a sb */
 };
 
 /*

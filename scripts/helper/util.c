@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -571,4 +572,28 @@ int flush_stdout(void)
 		return EXIT_RUNTIME;
 	}
 	return 0;
+}
+
+char *beside_helper(const char *rel)
+{
+	char exe[PATH_MAX], *slash;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	int up;
+
+	if (n <= 0)
+		return NULL;
+	exe[n] = '\0';
+	for (up = 0; up < 3; up++) {
+		char *p;
+
+		slash = strrchr(exe, '/');
+		if (!slash)
+			return NULL;
+		*slash = '\0';
+		p = xasprintf("%s/%s", exe, rel);
+		if (is_file(p) || is_dir(p))
+			return p;
+		free(p);
+	}
+	return NULL;
 }

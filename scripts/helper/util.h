@@ -167,6 +167,12 @@ int open_source(const char *path, struct stat *st);
 int read_file(const char *path, char **buf, size_t *len, size_t *cap,
 	      dev_t *dev, ino_t *ino);
 
+/*
+ * REL (a file or directory of the project: "policy/judgments.tsv") in
+ * the helper's directory or up to two above it, malloc'ed, or NULL.
+ */
+char *beside_helper(const char *rel);
+
 /* True when PATH names something of that kind. */
 bool is_dir(const char *path);
 bool is_file(const char *path);
