@@ -248,6 +248,32 @@ test_expect_success "the suspend freeze is read from the tree, else the series: 
 	grep -qx "unit	fs/gfs2	eligible	eligible: gfs2_fs_type is FS_REQUIRES_DEV and gfs2_super_ops has .freeze_super" out
 '
 
+# 6.1 btrfs: btrfs_fs_type mounts through btrfs_root_fs_type, whose
+# btrfs_mount_root() calls sget(): only the second owns superblocks.
+test_expect_success "a block-backed type whose mount creates no superblock is not flagged" '
+	cp -r "$H/ktree" sb &&
+	mkdir sb/fs/btrfs &&
+	echo "obj-y += super.o" >sb/fs/btrfs/Makefile &&
+	printf "%s\n" "static const struct super_operations btrfs_super_ops = {" \
+		"	.freeze_fs = btrfs_freeze," "};" \
+		"static int fill(struct super_block *sb) { sb->s_op = &btrfs_super_ops; }" \
+		"static struct dentry *mount_root(struct file_system_type *t)" \
+		"{ s = sget(t, NULL, NULL, 0, NULL); fill(s); }" \
+		"static struct file_system_type btrfs_root_fs_type = {" \
+		"	.mount = mount_root," "	.fs_flags = FS_REQUIRES_DEV," "};" \
+		"static struct dentry *btrfs_mount(struct file_system_type *t)" \
+		"{ return vfs_kern_mount(&btrfs_root_fs_type, 0, NULL, NULL); }" \
+		"static struct file_system_type btrfs_fs_type = {" \
+		"	.mount = btrfs_mount," "	.fs_flags = FS_REQUIRES_DEV," "};" \
+		"static struct file_system_type test_type = {" "	.name = \"t\"," "};" \
+		>sb/fs/btrfs/super.c &&
+	"$AF" plan --judgments /dev/null sb fs/btrfs >out &&
+	grep -q "^unit	fs/btrfs	eligible	eligible: btrfs_root_fs_type is FS_REQUIRES_DEV .*; btrfs_fs_type not flagged: no-superblock: btrfs_fs_type.s mount reaches no call that creates a superblock; btrfs_root_fs_type.s calls sget()\$" out &&
+	grep -qx "fstype	fs/btrfs	btrfs_root_fs_type	fs/btrfs/super.c" out &&
+	! grep -q "^fstype	fs/btrfs	btrfs_fs_type" out &&
+	! grep -q "test_type" out
+'
+
 test_expect_success "judgments: a bad file is one line naming it, exit 2" '
 	test_exit_code 2 "$AF" plan --judgments nope.tsv "$H/ktree" fs 2>err &&
 	test_line_count err 1 && grep -q "^autofreeze: nope.tsv: No such file" err &&

@@ -322,6 +322,97 @@ static void trace_sops(const struct unit_index *ix,
 	strset_free(&visited);
 }
 
+static bool file_has_fstype(const struct file_info *fi, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < fi->fstypes.n; i++)
+		if (!strcmp(fi->fstypes.v[i].name, name))
+			return true;
+	return false;
+}
+
+/* The calls that create or find a superblock for the type mounting. */
+static bool creates_superblock(const char *call)
+{
+	static const char *const calls[] = {
+		"sget", "sget_fc", "sget_dev", "vfs_get_super",
+		"mount_bdev", "mount_nodev", "mount_single", "mount_mtd",
+		"get_tree_bdev", "get_tree_bdev_flags", "get_tree_nodev",
+		"get_tree_single", "get_tree_keyed", "get_tree_mtd",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(calls); i++)
+		if (!strcmp(call, calls[i]))
+			return true;
+	return false;
+}
+
+/*
+ * Whether file_system_type FT's mount reaches a call that creates its
+ * superblocks (sget(), get_tree_bdev(), mount_bdev(), ...): the functions
+ * and initializers its initializer names, and theirs, but not another
+ * file_system_type (6.1 btrfs_fs_type mounts through btrfs_root_fs_type,
+ * whose superblocks they are).  The first such call, or NULL.
+ */
+static const char *trace_superblock(const struct unit_index *ix,
+				    const struct file_info *fi,
+				    const struct fstype *ft)
+{
+	const struct named_def *defs = ix->defs.v;
+	size_t ndefs = ix->defs.n, head = 0, i;
+	VEC(const char *) queue = { 0 };
+	struct strset visited = { 0 };
+	const char *hit = NULL;
+
+	vec_push(&queue, ft->name);
+	while (head < queue.n && !hit && strset_size(&visited) < 20000) {
+		const char *name = queue.v[head++];
+		struct named_def key = { 0 };
+		const struct named_def *e;
+
+		if (!strset_add(&visited, name))
+			continue;
+		key.name = name;
+		e = xbsearch(&key, defs, ndefs, sizeof(*defs), cmp_named_def);
+		if (!e)
+			continue;
+		while (e > defs && !strcmp(e[-1].name, name))
+			e--;
+		for (; e < defs + ndefs && !strcmp(e->name, name); e++) {
+			size_t k;
+
+			if (e->obj && head > 1 && file_has_fstype(e->fi, name))
+				continue;
+			for (k = 0; k < e->d->calls.n && !hit; k++)
+				if (creates_superblock(e->d->calls.v[k]))
+					hit = e->d->calls.v[k];
+			for (k = 0; k < e->d->refs.n; k++)
+				vec_push(&queue, e->d->refs.v[k]);
+		}
+	}
+	vec_free(&queue);
+	strset_free(&visited);
+	for (i = 0; i < ix->files.n && !hit; i++) {
+		const struct file_info *f = ix->files.v[i];
+		size_t j, k;
+
+		/* sget(&mbt_fs_type, ...) in another function (a test) */
+		for (j = 0; j < f->funcs.n && !hit; j++)
+			for (k = 0; k < f->funcs.v[j].vargs.n && !hit; k++) {
+				const struct value_arg *va =
+					&f->funcs.v[j].vargs.v[k];
+
+				if (!strcmp(va->name, ft->name) &&
+				    creates_superblock(va->callee))
+					hit = va->callee;
+			}
+	}
+	(void)fi;
+	return hit;
+}
+
 static const struct sop *find_sop(const struct unit_survey *sv,
 				  const struct unit *u, const char *name)
 {
@@ -361,6 +452,47 @@ static bool sop_freezes(const struct unit_survey *sv, const struct sop *s)
 	return sop_freeze_field(sv, s) != NULL;
 }
 
+/*
+ * A block-backed type of U whose mount creates no superblock, while
+ * another type of U's does, owns none: its flag would do nothing (6.1
+ * btrfs_fs_type, whose mounts become btrfs_root_fs_type's superblocks).
+ * It is judged so here, "no-superblock", as policy/judgments.tsv would.
+ * When no type of U is seen to create one, the trace tells nothing and
+ * none is judged; types that are not block-backed are never flagged
+ * anyway.
+ */
+static void judge_superblock_owners(struct unit *u)
+{
+	const struct unit_fstype *owner = NULL;
+	size_t i;
+
+	for (i = 0; i < u->types.n && !owner; i++)
+		if (u->types.v[i].creates)
+			owner = &u->types.v[i];
+	if (!owner)
+		return;
+	u->capable = false;
+	for (i = 0; i < u->types.n; i++) {
+		struct unit_fstype *t = &u->types.v[i];
+		struct judgment *j;
+
+		if (!t->creates && !t->judged && t->ft->requires_dev) {
+			j = xcalloc(1, sizeof(*j));
+			j->what = JUDGED_FSTYPE;
+			j->code = xstrdup("no-superblock");
+			j->evidence = xasprintf("%s's mount reaches no call that "
+						"creates a superblock; %s's "
+						"calls %s()", t->ft->name,
+						owner->ft->name,
+						owner->creates);
+			t->derived = j;
+			t->judged = j;
+			t->capable = false;
+		}
+		u->capable |= t->capable;
+	}
+}
+
 /* Each file_system_type of U, its super_operations, whether capable. */
 static void trace_fstypes(struct unit_survey *sv, struct unit *u,
 			  const struct unit_index *ix)
@@ -380,6 +512,7 @@ static void trace_fstypes(struct unit_survey *sv, struct unit *u,
 			t.traced = strset_size(&found) > 0;
 			t.judged = judged_fstype(&sv->judgments, u->rel,
 						 t.ft->name);
+			t.creates = trace_superblock(ix, fi, t.ft);
 			t.sops = strset_sorted(t.traced ? &found : &ix->sops,
 					       &t.nsops);
 			for (j = 0; j < t.nsops; j++)
@@ -391,6 +524,7 @@ static void trace_fstypes(struct unit_survey *sv, struct unit *u,
 			strset_free(&found);
 		}
 	}
+	judge_superblock_owners(u);
 }
 
 /*
@@ -844,8 +978,16 @@ void survey_free(struct unit_survey *sv)
 	for (i = 0; i < sv->all.n; i++) {
 		struct unit *u = sv->all.v[i];
 
-		for (k = 0; k < u->types.n; k++)
+		for (k = 0; k < u->types.n; k++) {
+			struct judgment *d = u->types.v[k].derived;
+
 			free(u->types.v[k].sops);
+			if (d) {
+				free(d->code);
+				free(d->evidence);
+				free(d);
+			}
+		}
 		vec_free(&u->types);
 		vec_free(&u->kthreads);
 		vec_free(&u->twins);

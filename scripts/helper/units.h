@@ -44,6 +44,8 @@ struct unit_fstype {
 	bool traced;		/* false: sops are all the unit's */
 	bool capable;		/* FS_REQUIRES_DEV and a freezing s_op */
 	const struct judgment *judged;	/* never flagged: why */
+	const char *creates;	/* the call that creates its superblocks */
+	struct judgment *derived;	/* judged by the helper itself, owned */
 };
 
 struct unit {
