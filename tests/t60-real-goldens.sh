@@ -42,6 +42,17 @@ for v in 6.1 6.12; do
 		test_cmp /dev/null unjustified.$v
 	'
 
+	test_expect_success $prereq "linux-source-$v: every quiesced judgment for $v is used on its tree (none is stale)" '
+		awk -F"\t" -v v=$v "!/^#/ && NF == 7 && \$3 == \"quiesced\" {
+			n = split(\$1, k, \",\")
+			for (i = 1; i <= n; i++) if (k[i] == v || k[i] == \"*\") print \$7
+		}" "$TOP"/policy/judgments.tsv >judged.$v &&
+		test -s judged.$v &&
+		sed -n "s/^quiesced\t[^\t]*\t[^\t]*\t[^\t]*\tquiesced: //p" $v.plan | sort -u >used.$v &&
+		sort -u judged.$v | comm -23 - used.$v >stale.$v &&
+		test_cmp /dev/null stale.$v
+	'
+
 	test_expect_success $prereq "linux-source-$v: make report FORMAT=json is valid JSON with the same totals" '
 		make -s -C "$TOP" report KTREE=$src DIR=fs FORMAT=json >$v.json &&
 		python3 -c "import json, sys
