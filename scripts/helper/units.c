@@ -273,15 +273,25 @@ static bool file_has_sop(const struct file_info *fi, const char *name)
 	return false;
 }
 
-/* The super_operations reached from file_system_type FT (see top). */
-static void trace_sops(const struct unit_index *ix,
-		       const struct file_info *fi, const struct fstype *ft,
-		       struct strset *found)
+/*
+ * Walk, breadth first, the definitions that file_system_type FT's
+ * initializer in FI names, and those they name in turn, calling VISIT on
+ * each until it returns true.  A definition FOLLOW refuses is neither
+ * visited nor followed.  The one walk trace_sops() and trace_superblock()
+ * share.
+ */
+static void walk_from_fstype(const struct unit_index *ix,
+			     const struct file_info *fi,
+			     const struct fstype *ft,
+			     bool (*follow)(const struct named_def *e),
+			     bool (*visit)(const struct named_def *e, void *arg),
+			     void *arg)
 {
 	const struct named_def *defs = ix->defs.v;
 	size_t ndefs = ix->defs.n, i, head = 0;
 	VEC(const char *) queue = { 0 };
 	struct strset visited = { 0 };
+	bool done = false;
 
 	for (i = 0; i < fi->objs.n; i++) {
 		const struct definition *d = &fi->objs.v[i];
@@ -292,7 +302,7 @@ static void trace_sops(const struct unit_index *ix,
 		for (k = 0; k < d->refs.n; k++)
 			vec_push(&queue, d->refs.v[k]);
 	}
-	while (head < queue.n && strset_size(&visited) < 20000) {
+	while (!done && head < queue.n && strset_size(&visited) < 20000) {
 		const char *name = queue.v[head++];
 		struct named_def key = { 0 };
 		const struct named_def *e;
@@ -305,21 +315,50 @@ static void trace_sops(const struct unit_index *ix,
 			continue;
 		while (e > defs && !strcmp(e[-1].name, name))
 			e--;
-		for (; e < defs + ndefs && !strcmp(e->name, name); e++) {
+		for (; !done && e < defs + ndefs && !strcmp(e->name, name); e++) {
 			size_t k;
 
-			/* another type's mount (btrfs) is followed */
-			if (e->obj && file_has_sop(e->fi, name))
+			if (!follow(e))
 				continue;
-			for (k = 0; k < e->d->sops.n; k++)
-				if (strset_has(&ix->sops, e->d->sops.v[k]))
-					strset_add(found, e->d->sops.v[k]);
+			done = visit(e, arg);
 			for (k = 0; k < e->d->refs.n; k++)
 				vec_push(&queue, e->d->refs.v[k]);
 		}
 	}
 	vec_free(&queue);
 	strset_free(&visited);
+}
+
+/* Another type's mount (6.1 btrfs) is followed; a super_operations not. */
+static bool follow_to_sops(const struct named_def *e)
+{
+	return !(e->obj && file_has_sop(e->fi, e->name));
+}
+
+struct sops_found {
+	const struct unit_index *ix;
+	struct strset *found;
+};
+
+static bool add_sops(const struct named_def *e, void *arg)
+{
+	struct sops_found *sf = arg;
+	size_t k;
+
+	for (k = 0; k < e->d->sops.n; k++)
+		if (strset_has(&sf->ix->sops, e->d->sops.v[k]))
+			strset_add(sf->found, e->d->sops.v[k]);
+	return false;
+}
+
+/* The super_operations reached from file_system_type FT (see top). */
+static void trace_sops(const struct unit_index *ix,
+		       const struct file_info *fi, const struct fstype *ft,
+		       struct strset *found)
+{
+	struct sops_found sf = { ix, found };
+
+	walk_from_fstype(ix, fi, ft, follow_to_sops, add_sops, &sf);
 }
 
 static bool file_has_fstype(const struct file_info *fi, const char *name)
@@ -349,56 +388,46 @@ static bool creates_superblock(const char *call)
 	return false;
 }
 
+/* Another file_system_type's mount creates that type's superblocks. */
+static bool follow_to_superblock(const struct named_def *e)
+{
+	return !(e->obj && file_has_fstype(e->fi, e->name));
+}
+
+static bool superblock_call(const struct named_def *e, void *arg)
+{
+	const char **hit = arg;
+	size_t k;
+
+	for (k = 0; k < e->d->calls.n; k++)
+		if (creates_superblock(e->d->calls.v[k])) {
+			*hit = e->d->calls.v[k];
+			return true;
+		}
+	return false;
+}
+
 /*
  * Whether file_system_type FT's mount reaches a call that creates its
  * superblocks (sget(), get_tree_bdev(), mount_bdev(), ...): the functions
  * and initializers its initializer names, and theirs, but not another
  * file_system_type (6.1 btrfs_fs_type mounts through btrfs_root_fs_type,
- * whose superblocks they are).  The first such call, or NULL.
+ * whose superblocks they are); or a call anywhere in the unit that names
+ * FT (sget(&mbt_fs_type, ...) in ext4's mballoc test).  The first such
+ * call, or NULL.
  */
 static const char *trace_superblock(const struct unit_index *ix,
 				    const struct file_info *fi,
 				    const struct fstype *ft)
 {
-	const struct named_def *defs = ix->defs.v;
-	size_t ndefs = ix->defs.n, head = 0, i;
-	VEC(const char *) queue = { 0 };
-	struct strset visited = { 0 };
 	const char *hit = NULL;
+	size_t i, j, k;
 
-	vec_push(&queue, ft->name);
-	while (head < queue.n && !hit && strset_size(&visited) < 20000) {
-		const char *name = queue.v[head++];
-		struct named_def key = { 0 };
-		const struct named_def *e;
-
-		if (!strset_add(&visited, name))
-			continue;
-		key.name = name;
-		e = xbsearch(&key, defs, ndefs, sizeof(*defs), cmp_named_def);
-		if (!e)
-			continue;
-		while (e > defs && !strcmp(e[-1].name, name))
-			e--;
-		for (; e < defs + ndefs && !strcmp(e->name, name); e++) {
-			size_t k;
-
-			if (e->obj && head > 1 && file_has_fstype(e->fi, name))
-				continue;
-			for (k = 0; k < e->d->calls.n && !hit; k++)
-				if (creates_superblock(e->d->calls.v[k]))
-					hit = e->d->calls.v[k];
-			for (k = 0; k < e->d->refs.n; k++)
-				vec_push(&queue, e->d->refs.v[k]);
-		}
-	}
-	vec_free(&queue);
-	strset_free(&visited);
+	walk_from_fstype(ix, fi, ft, follow_to_superblock, superblock_call,
+			 &hit);
 	for (i = 0; i < ix->files.n && !hit; i++) {
 		const struct file_info *f = ix->files.v[i];
-		size_t j, k;
 
-		/* sget(&mbt_fs_type, ...) in another function (a test) */
 		for (j = 0; j < f->funcs.n && !hit; j++)
 			for (k = 0; k < f->funcs.v[j].vargs.n && !hit; k++) {
 				const struct value_arg *va =
@@ -409,7 +438,6 @@ static const char *trace_superblock(const struct unit_index *ix,
 					hit = va->callee;
 			}
 	}
-	(void)fi;
 	return hit;
 }
 
