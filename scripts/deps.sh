@@ -10,10 +10,36 @@ prog=deps.sh
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 BUILD=${BUILD:-$TOP/build}
 
+# Mainline comes from Debian's trixie-backports: add that suite when apt
+# lacks it, pinned so that it gives linux-source-7.3 and nothing else.
+backports_list=/etc/apt/sources.list.d/autofreeze-trixie-backports.sources
+backports_pin=/etc/apt/preferences.d/autofreeze-trixie-backports
+add_backports()
+{
+	apt-cache policy 2>/dev/null | grep -q 'n=trixie-backports' && return 0
+	cat >"$backports_list" <<-EOF
+	Types: deb
+	URIs: http://deb.debian.org/debian
+	Suites: trixie-backports
+	Components: main
+	Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+	EOF
+	cat >"$backports_pin" <<-EOF
+	Package: *
+	Pin: release n=trixie-backports
+	Pin-Priority: 1
+
+	Package: linux-source-7.3
+	Pin: release n=trixie-backports
+	Pin-Priority: 500
+	EOF
+}
+
 # package → a file it installs, to tell whether it is there
 want="coccinelle:/usr/bin/spatch
 linux-source-6.1:/usr/src/linux-source-6.1.tar.xz
 linux-source-6.12:/usr/src/linux-source-6.12.tar.xz
+linux-source-7.3:/usr/src/linux-source-7.3.tar.xz
 gcc:/usr/bin/gcc
 make:/usr/bin/make
 bc:/usr/bin/bc
@@ -53,13 +79,16 @@ if [ -n "$missing" ]; then
 	fi
 	echo "$prog: installing$missing" >&2
 	export DEBIAN_FRONTEND=noninteractive
+	case " $missing " in
+	*" linux-source-7.3 "*) add_backports ;;
+	esac
 	apt-get update -qq >&2
 	# shellcheck disable=SC2086
 	apt-get install -y -qq --no-install-recommends $missing >&2
 fi
 
 mkdir -p "$BUILD"
-for v in 6.1 6.12; do
+for v in 6.1 6.12 7.3; do
 	tree=$BUILD/linux-source-$v
 	[ -f "$tree/Makefile" ] && continue
 	echo "$prog: unpacking linux-source-$v into ${tree#"$TOP"/}" >&2
