@@ -1,15 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * freezepath.c - how the target kernel freezes a superblock on suspend:
- * the function that does it, where it was read, and whether it calls a
- * type's own ->freeze_super or only the VFS freeze_super() (which calls
+ * the function that does it, the opt-in flag that makes it freeze a
+ * type, where it was read, and whether it calls a type's own
+ * ->freeze_super or only the VFS freeze_super() (which calls
  * ->freeze_fs).
  *
- * The function is our core series' fs_suspend_freeze_sb().  It is read
- * from the tree's fs/super.c when the series is applied there, else from
- * the series shipped for the tree's version (patches/linux-VERSION/, the
- * lines the patches add).  The 6.1 series calls freeze_super() alone; the
- * 6.12 series calls ->freeze_super where the type has one.
+ * Two are known.  Upstream's filesystems_freeze_callback() (6.16 and
+ * later), which the PM core reaches through filesystems_freeze(), and
+ * our core series' fs_suspend_freeze_sb().  Each is read from the
+ * tree's fs/super.c; the series' one, when the tree lacks it, from the
+ * series shipped for the tree's version (patches/linux-VERSION/, the
+ * lines the patches add).  The flag is what the function tests in
+ * s_type->fs_flags, and it counts only where, with
+ * /sys/power/freeze_filesystems at its default (0), it decides: a type
+ * that carries it is frozen and one that does not is not.  That is read
+ * from the function's early returns, not from the version: 6.18 shipped
+ * the test reversed, freezing every type whatever its flags.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -19,8 +26,10 @@
 #include "freezepath.h"
 #include "lex.h"
 
-static const char suspend_fn[] = "fs_suspend_freeze_sb";
-
+static const char *const suspend_fns[] = {
+	"filesystems_freeze_callback",	/* upstream: FS_POWER_FREEZE */
+	"fs_suspend_freeze_sb",		/* our core series: FS_AUTOFREEZE */
+};
 /* The lines a patch adds, without their "+", appended to OUT. */
 static void added_lines(const char *buf, size_t len, charvec *out)
 {
@@ -39,67 +48,325 @@ static void added_lines(const char *buf, size_t len, charvec *out)
 	}
 }
 
-/*
- * In the C text BUF, the definition of suspend_fn: true when found, with
- * *SUPER_OP telling whether its body calls "->freeze_super(".
- */
-static bool read_definition(const char *buf, size_t len, bool *super_op)
+static bool is_punct(const struct token *t, unsigned int val)
 {
-	struct token *t = NULL;
-	size_t cap = 0, n = lex_all(buf, len, &t, &cap), i, k;
-	bool found = false;
+	return t->kind == TK_PUNCT && t->val == val;
+}
 
-	for (i = 0; i + 1 < n && !found; i++) {
-		int depth = 0;
+/* The index of the token that closes the bracket at T[I], or N. */
+static size_t closing(const struct token *t, size_t i, size_t n)
+{
+	unsigned int open = t[i].val, close = open == P1('(') ? P1(')') :
+		P1('}');
+	int depth = 0;
 
-		if (t[i].kind != TK_IDENT || !tok_is(buf, &t[i], suspend_fn) ||
-		    (t[i].flags & TF_DIRECTIVE))
+	for (; i < n; i++) {
+		if (is_punct(&t[i], open))
+			depth++;
+		else if (is_punct(&t[i], close) && --depth == 0)
+			return i;
+	}
+	return n;
+}
+
+/*
+ * An early-return condition, evaluated for one type with the knob at its
+ * default: "X & FLAG" is FLAG_SET, every other operand (the knob's
+ * pointer, an error so far) is 0.  Only !, &&, ||, parentheses, unary *
+ * and member chains are understood; anything else sets BAD.
+ */
+struct cond {
+	const char *buf;
+	const struct token *t;
+	size_t n;		/* all of the text's tokens, for callees */
+	size_t i, end;
+	const char *flag;
+	bool flag_set, bad;
+	int depth;
+};
+
+static bool cond_at(struct cond *c, unsigned int punct)
+{
+	if (c->i < c->end && is_punct(&c->t[c->i], punct)) {
+		c->i++;
+		return true;
+	}
+	return false;
+}
+
+static bool cond_or(struct cond *c);
+static bool predicate(struct cond *c, size_t b, size_t e);
+
+/*
+ * The body of the function NAME defined in T[0..N): its tokens
+ * [*B, *E), the braces excluded.  False when the text defines none.
+ */
+static bool find_definition(const char *buf, const struct token *t, size_t n,
+			    const char *name, size_t *b, size_t *e)
+{
+	size_t i, close;
+
+	for (i = 0; i + 1 < n; i++) {
+		if (t[i].kind != TK_IDENT || !tok_is(buf, &t[i], name) ||
+		    (t[i].flags & TF_DIRECTIVE) || !is_punct(&t[i + 1], P1('(')))
 			continue;
 		/* NAME ( ... ) { : a definition, not a call or declaration */
-		for (k = i + 1; k < n; k++) {
-			if (t[k].kind != TK_PUNCT)
-				continue;
-			if (t[k].val == P1('('))
-				depth++;
-			else if (t[k].val == P1(')') && --depth == 0)
-				break;
-		}
-		if (k + 1 >= n || t[k + 1].kind != TK_PUNCT ||
-		    t[k + 1].val != P1('{'))
+		close = closing(t, i + 1, n);
+		if (close + 1 >= n || !is_punct(&t[close + 1], P1('{')))
 			continue;
-		found = true;
-		*super_op = false;
-		depth = 0;
-		for (k = k + 1; k < n; k++) {
-			if (t[k].kind == TK_PUNCT && t[k].val == P1('{'))
-				depth++;
-			else if (t[k].kind == TK_PUNCT && t[k].val == P1('}') &&
-				 --depth == 0)
-				break;
-			if (k + 2 < n && t[k].kind == TK_PUNCT &&
-			    t[k].val == P2('-', '>') &&
-			    tok_is(buf, &t[k + 1], "freeze_super") &&
-			    t[k + 2].kind == TK_PUNCT &&
-			    t[k + 2].val == P1('('))
-				*super_op = true;
+		*b = close + 2;
+		*e = closing(t, close + 1, n);
+		return true;
+	}
+	return false;
+}
+
+static bool cond_unary(struct cond *c)
+{
+	bool v = false;
+
+	if (c->i >= c->end) {
+		c->bad = true;
+		return false;
+	}
+	if (cond_at(c, P1('!')))
+		return !cond_unary(c);
+	if (cond_at(c, P1('*'))) {
+		cond_unary(c);
+		return false;
+	}
+	if (cond_at(c, P1('('))) {
+		v = cond_or(c);
+		if (!cond_at(c, P1(')')))
+			c->bad = true;
+	} else if (c->t[c->i].kind == TK_IDENT && c->i + 1 < c->end &&
+		   is_punct(&c->t[c->i + 1], P1('('))) {
+		/* a call of a predicate the text defines: its value */
+		char name[128];
+		size_t b, e, close = closing(c->t, c->i + 1, c->end);
+
+		tok_text(c->buf, &c->t[c->i], name, sizeof(name));
+		if (close >= c->end || c->depth > 4 ||
+		    !find_definition(c->buf, c->t, c->n, name, &b, &e)) {
+			c->bad = true;
+			return false;
+		}
+		c->i = close + 1;
+		c->depth++;
+		v = predicate(c, b, e);
+		c->depth--;
+		return v;
+	} else if (c->t[c->i].kind == TK_IDENT) {
+		c->i++;
+		while ((cond_at(c, P2('-', '>')) || cond_at(c, P1('.'))) &&
+		       c->i < c->end && c->t[c->i].kind == TK_IDENT)
+			c->i++;
+	} else {
+		c->bad = true;
+		return false;
+	}
+	if (cond_at(c, P1('&'))) {
+		if (c->i >= c->end || c->t[c->i].kind != TK_IDENT) {
+			c->bad = true;
+			return false;
+		}
+		v = tok_is(c->buf, &c->t[c->i], c->flag) && c->flag_set;
+		c->i++;
+	}
+	return v;
+}
+
+static bool cond_and(struct cond *c)
+{
+	bool v = cond_unary(c);
+
+	while (cond_at(c, P2('&', '&')))
+		v = cond_unary(c) && v;
+	return v;
+}
+
+static bool cond_or(struct cond *c)
+{
+	bool v = cond_and(c);
+
+	while (cond_at(c, P2('|', '|')))
+		v = cond_and(c) || v;
+	return v;
+}
+
+/* The value of the condition T[B..E), in C's context. */
+static bool cond_value(struct cond *c, size_t b, size_t e)
+{
+	size_t i = c->i, end = c->end;
+	bool v;
+
+	c->i = b;
+	c->end = e;
+	v = cond_or(c);
+	if (c->i != e)
+		c->bad = true;
+	c->i = i;
+	c->end = end;
+	return v;
+}
+
+/* Does T[B..E) name C's flag, directly or in a function it calls? */
+static bool names_flag(const struct cond *c, size_t b, size_t e, int depth)
+{
+	size_t k, fb, fe;
+	char name[128];
+
+	for (k = b; k < e; k++) {
+		if (tok_is(c->buf, &c->t[k], c->flag))
+			return true;
+		if (depth < 4 && c->t[k].kind == TK_IDENT && k + 1 < e &&
+		    is_punct(&c->t[k + 1], P1('('))) {
+			tok_text(c->buf, &c->t[k], name, sizeof(name));
+			if (find_definition(c->buf, c->t, c->n, name, &fb, &fe) &&
+			    names_flag(c, fb, fe, depth + 1))
+				return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Each "if (COND) return ...;" of the body T[B..E) whose COND names the
+ * flag: does one return for the type C describes?  With VALUE, only
+ * those that return false or 0 count (a predicate's "no").
+ */
+static bool body_returns(struct cond *c, size_t b, size_t e, bool value)
+{
+	size_t k, close;
+	bool ret = false;
+
+	for (k = b; k + 1 < e; k++) {
+		if (!tok_is(c->buf, &c->t[k], "if") ||
+		    !is_punct(&c->t[k + 1], P1('(')))
+			continue;
+		close = closing(c->t, k + 1, e);
+		if (close + 2 >= e || !tok_is(c->buf, &c->t[close + 1], "return"))
+			continue;
+		if (value && !tok_is(c->buf, &c->t[close + 2], "false") &&
+		    !(c->t[close + 2].kind == TK_NUMBER &&
+		      c->t[close + 2].end - c->t[close + 2].start == 1 &&
+		      c->buf[c->t[close + 2].start] == '0'))
+			continue;
+		if (!names_flag(c, k + 2, close, 0))
+			continue;
+		ret |= cond_value(c, k + 2, close);
+	}
+	return ret;
+}
+
+/* A predicate's value: false when one of its flag tests says no. */
+static bool predicate(struct cond *c, size_t b, size_t e)
+{
+	return !body_returns(c, b, e, true);
+}
+
+/* The NAME of the first "fs_flags & NAME" in T[B..E) or its callees. */
+static char *find_flag(const char *buf, const struct token *t, size_t n,
+		       size_t b, size_t e, int depth)
+{
+	char name[128];
+	size_t k, fb, fe;
+	char *flag = NULL;
+
+	for (k = b; k + 2 < e && !flag; k++) {
+		if (tok_is(buf, &t[k], "fs_flags") && is_punct(&t[k + 1], P1('&')) &&
+		    t[k + 2].kind == TK_IDENT) {
+			tok_text(buf, &t[k + 2], name, sizeof(name));
+			flag = xstrdup(name);
+		} else if (depth < 4 && t[k].kind == TK_IDENT &&
+			   is_punct(&t[k + 1], P1('('))) {
+			tok_text(buf, &t[k], name, sizeof(name));
+			if (find_definition(buf, t, n, name, &fb, &fe))
+				flag = find_flag(buf, t, n, fb, fe, depth + 1);
+		}
+	}
+	return flag;
+}
+
+/*
+ * The body T[B..E) of a suspend freeze: its flag, whether it calls
+ * ->freeze_super, and whether the flag decides: no early return whose
+ * condition names it (or calls a predicate that does) returns for a type
+ * that carries it, and one returns for a type that does not.
+ */
+static void read_body(struct freeze_path *fp, const char *buf,
+		      const struct token *t, size_t n, size_t b, size_t e)
+{
+	struct cond c = { buf, t, n, 0, 0, NULL, false, false, 0 };
+	bool skips_flagged = false, skips_others = false;
+	size_t k;
+
+	for (k = b; k + 2 < e; k++) {
+		if (is_punct(&t[k], P2('-', '>')) &&
+		    tok_is(buf, &t[k + 1], "freeze_super") &&
+		    is_punct(&t[k + 2], P1('(')))
+			fp->super_op = true;
+	}
+	fp->flag = find_flag(buf, t, n, b, e, 0);
+	if (!fp->flag) {
+		fp->why = xasprintf("%s() tests no flag in s_type->fs_flags",
+				    fp->func);
+		return;
+	}
+	c.flag = fp->flag;
+	c.flag_set = true;
+	skips_flagged = body_returns(&c, b, e, false);
+	c.flag_set = false;
+	skips_others = body_returns(&c, b, e, false);
+	if (!c.bad && !skips_flagged && skips_others)
+		return;
+	fp->why = xasprintf("%s() tests %s, but %s", fp->func, fp->flag,
+			    c.bad ? "in a condition autofreeze cannot read" :
+			    skips_flagged ? "skips the types that carry it" :
+			    "freezes every type, whether it carries it or not");
+	free(fp->flag);
+	fp->flag = NULL;
+}
+
+bool freeze_path_parse(struct freeze_path *fp, const char *buf, size_t len)
+{
+	struct token *t = NULL;
+	size_t cap = 0, n = lex_all(buf, len, &t, &cap), b, e, f;
+	bool found = false;
+
+	for (f = 0; f < ARRAY_SIZE(suspend_fns) && !found; f++) {
+		found = find_definition(buf, t, n, suspend_fns[f], &b, &e);
+		if (found) {
+			fp->func = suspend_fns[f];
+			read_body(fp, buf, t, n, b, e);
 		}
 	}
 	free(t);
 	return found;
 }
 
-static bool read_tree(struct freeze_path *fp, const char *ktree)
+const char *freeze_path_flag(const struct freeze_path *fp)
 {
-	char *path = path_join(ktree, "fs/super.c"), *buf = NULL;
-	size_t len = 0, cap = 0;
+	return fp->flag ? fp->flag : "FS_AUTOFREEZE";
+}
+
+/* Does the C text in file PATH #define NAME? */
+static bool file_defines(const char *path, const char *name)
+{
+	char *buf = NULL;
+	size_t len = 0, cap = 0, n, i;
+	struct token *t = NULL;
 	bool found = false;
 
-	if (!read_file(path, &buf, &len, &cap, NULL, NULL))
-		found = read_definition(buf, len, &fp->super_op);
-	if (found)
-		fp->where = xstrdup("fs/super.c");
+	if (read_file(path, &buf, &len, &cap, NULL, NULL))
+		return false;
+	cap = 0;
+	n = lex_all(buf, len, &t, &cap);
+	for (i = 0; i + 1 < n && !found; i++)
+		found = (t[i].flags & TF_DIRECTIVE) && tok_is(buf, &t[i], "define") &&
+			tok_is(buf, &t[i + 1], name);
+	free(t);
 	free(buf);
-	free(path);
 	return found;
 }
 
@@ -112,13 +379,11 @@ static bool is_patch(const char *dir, const char *name, unsigned char type)
 	return n > 6 && !strcmp(name + n - 6, ".patch");
 }
 
-static bool read_series(struct freeze_path *fp, const char *version)
+/* The lines the series for VERSION adds, as one text; REL its directory. */
+static void read_series(const char *rel, charvec *text)
 {
-	char *rel = xasprintf("patches/linux-%s", version);
 	char *dir = beside_helper(rel);
 	strvec names = { 0 };
-	charvec text = { 0 };
-	bool found = false;
 	size_t i;
 
 	if (dir)
@@ -128,16 +393,72 @@ static bool read_series(struct freeze_path *fp, const char *version)
 		size_t len = 0, cap = 0;
 
 		if (!read_file(names.v[i], &buf, &len, &cap, NULL, NULL))
-			added_lines(buf, len, &text);
+			added_lines(buf, len, text);
 		free(buf);
 	}
-	if (text.n)
-		found = read_definition(text.v, text.n, &fp->super_op);
-	if (found)
-		fp->where = xasprintf("%s/", rel);
-	vec_free(&text);
 	strvec_free(&names);
 	free(dir);
+}
+
+/*
+ * The tree's own suspend freeze, in fs/super.c: FREEZE_TREE when its
+ * flag decides and include/linux/fs.h defines it, else FREEZE_NONE with
+ * the reason.  False when fs/super.c defines no known suspend freeze.
+ */
+static bool read_tree(struct freeze_path *fp, const char *ktree)
+{
+	char *path = path_join(ktree, "fs/super.c"), *buf = NULL;
+	char *fs_h = path_join(ktree, "include/linux/fs.h");
+	size_t len = 0, cap = 0;
+	bool found = false;
+
+	if (!read_file(path, &buf, &len, &cap, NULL, NULL))
+		found = freeze_path_parse(fp, buf, len);
+	if (found) {
+		fp->where = xstrdup("fs/super.c");
+		if (fp->flag && !file_defines(fs_h, fp->flag)) {
+			fp->why = xasprintf("%s() tests %s, which include/linux/fs.h does not define",
+					    fp->func, fp->flag);
+			free(fp->flag);
+			fp->flag = NULL;
+		}
+		fp->state = fp->flag ? FREEZE_TREE : FREEZE_NONE;
+	}
+	free(fs_h);
+	free(buf);
+	free(path);
+	return found;
+}
+
+/*
+ * The series shipped for VERSION: FREEZE_SERIES, or FREEZE_TREE for a
+ * partial copy of a tree that has no fs/super.c but whose fs.h defines
+ * the series' flag (the series is applied; the test fixtures are such).
+ */
+static bool read_shipped(struct freeze_path *fp, const char *ktree,
+			 const char *version)
+{
+	char *rel = xasprintf("patches/linux-%s", version);
+	char *super = path_join(ktree, "fs/super.c");
+	char *fs_h = path_join(ktree, "include/linux/fs.h");
+	charvec text = { 0 };
+	bool found = false;
+
+	read_series(rel, &text);
+	if (text.n)
+		found = freeze_path_parse(fp, text.v, text.n);
+	if (found) {
+		fp->where = xasprintf("%s/", rel);
+		if (!fp->flag)
+			fp->state = FREEZE_NONE;
+		else if (!is_file(super) && file_defines(fs_h, fp->flag))
+			fp->state = FREEZE_TREE;
+		else
+			fp->state = FREEZE_SERIES;
+	}
+	vec_free(&text);
+	free(fs_h);
+	free(super);
 	free(rel);
 	return found;
 }
@@ -146,12 +467,18 @@ void freeze_path_read(struct freeze_path *fp, const char *ktree,
 		      const char *version)
 {
 	memset(fp, 0, sizeof(*fp));
-	if (read_tree(fp, ktree) || (version && read_series(fp, version)))
-		fp->func = suspend_fn;
+	if (read_tree(fp, ktree) || (version && read_shipped(fp, ktree, version)))
+		return;
+	fp->state = FREEZE_NONE;
+	fp->why = xasprintf("fs/super.c has no suspend freeze (%s() or %s()), and autofreeze ships no core series for Linux %s",
+			    suspend_fns[0], suspend_fns[1],
+			    version ? version : "of unknown version");
 }
 
 void freeze_path_free(struct freeze_path *fp)
 {
+	free(fp->flag);
 	free(fp->where);
+	free(fp->why);
 	memset(fp, 0, sizeof(*fp));
 }

@@ -1,28 +1,51 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * freezepath.h - how the target kernel freezes a superblock on suspend
- * (freezepath.c): which callback a type's freeze reaches.
+ * (freezepath.c): the function that does it, which opt-in flag makes it
+ * freeze a type, whether the tree has it or needs our core series, and
+ * which callback a type's freeze reaches.
  */
 #ifndef AF_FREEZEPATH_H
 #define AF_FREEZEPATH_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "util.h"
 
+/* Where the suspend freeze is. */
+enum freeze_state {
+	FREEZE_NONE,		/* neither in the tree nor in a shipped series */
+	FREEZE_TREE,		/* in the tree: the flag compiles and is honoured */
+	FREEZE_SERIES,		/* only in patches/linux-VER/: make vfs first */
+};
+
 struct freeze_path {
+	enum freeze_state state;
 	const char *func;	/* the per-superblock suspend freeze, or NULL */
+	char *flag;		/* the opt-in it honours ("FS_POWER_FREEZE") */
 	char *where;		/* "fs/super.c" or "patches/linux-6.1/" */
+	char *why;		/* FREEZE_NONE: why, in one clause */
 	bool super_op;		/* it calls a type's ->freeze_super */
 };
 
 /*
  * Read the suspend freeze of kernel tree KTREE: from its fs/super.c, else
- * from the series for VERSION ("6.12").  FP->func is NULL when neither
- * has one.
+ * from the series for VERSION ("6.12").
  */
 void freeze_path_read(struct freeze_path *fp, const char *ktree,
 		      const char *version);
 void freeze_path_free(struct freeze_path *fp);
+
+/*
+ * In the C text BUF, the first known suspend freeze function defined
+ * there: sets FP->func, ->flag (NULL when the function honours no flag
+ * with /sys/power/freeze_filesystems at its default, 0), ->super_op.
+ * False when BUF defines none.  For the tests.
+ */
+bool freeze_path_parse(struct freeze_path *fp, const char *buf, size_t len);
+
+/* "FS_POWER_FREEZE" or "FS_AUTOFREEZE": the flag FP adds, for messages. */
+const char *freeze_path_flag(const struct freeze_path *fp);
 
 #endif /* AF_FREEZEPATH_H */

@@ -149,6 +149,12 @@
  *	thread context in its files, else "noflag<TAB>UNIT<TAB>kthread
  *	freezer uses left: FILE:LINE:COL API;..." (the first three).
  *
+ * autofreeze optin KTREE
+ *	The plan's first line alone: "optin STATE FLAG TEXT", the opt-in
+ *	flag KTREE's suspend freeze honours and what freezes a type that
+ *	carries it; STATE is tree, series (our core series for its
+ *	version, not applied yet: make vfs) or none (FLAG "-", TEXT why).
+ *
  * autofreeze report [-f text|json] PLAN FLAGS UNPARSED RULES SCAN
  *	The report: every use of SCAN (scan of KTREE's DIR) converted,
  *	kept or manual with the reason, unit by unit with its decision.
@@ -204,6 +210,7 @@ static void usage(FILE *f)
 		"       %s units [--json] [--force] [--judgments FILE] [-j N] "
 		"KTREE DIR\n"
 		"       %s plan [--force] [--judgments FILE] [-j N] KTREE DIR\n"
+		"       %s optin KTREE\n"
 		"       %s spatch [-j N] [-o OUTDIR] [-g|-G] -- SPATCH-ARGS... "
 		"::: FILE...\n"
 		"       %s python\n"
@@ -216,7 +223,7 @@ static void usage(FILE *f)
 		"       %s apis [--starters]\n"
 		"(see the comment at the top of scripts/helper/main.c)\n",
 		PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG,
-		PROG);
+		PROG, PROG);
 }
 
 int main(int argc, char **argv)
@@ -228,6 +235,7 @@ int main(int argc, char **argv)
 		{ "scan", cmd_scan },
 		{ "units", cmd_units },
 		{ "plan", cmd_plan },
+		{ "optin", cmd_optin },
 		{ "spatch", cmd_spatch },
 		{ "python", cmd_python },
 		{ "ktree", cmd_ktree },

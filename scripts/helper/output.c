@@ -256,12 +256,37 @@ static void print_plan_unit(const struct unit_survey *sv,
 			       relpath(sv, u->types.v[j].fi->path));
 }
 
+/*
+ * "optin STATE FLAG MECHANISM": the flag the conversion adds and what
+ * freezes the types that carry it (STATE tree, or series: make vfs
+ * first), or "optin none - WHY".
+ */
+void print_optin(const struct freeze_path *fp)
+{
+	static const char *const states[] = {
+		[FREEZE_NONE] = "none", [FREEZE_TREE] = "tree",
+		[FREEZE_SERIES] = "series",
+	};
+
+	if (fp->state == FREEZE_NONE) {
+		printf("optin\tnone\t-\t%s\n", fp->why);
+		return;
+	}
+	printf("optin\t%s\t%s\tfrozen on suspend and hibernation by %s()",
+	       states[fp->state], fp->flag, fp->func);
+	if (fp->state == FREEZE_SERIES)
+		printf(" once make vfs applies %s\n", fp->where);
+	else
+		printf(" (%s)\n", fp->where);
+}
+
 void print_plan(const struct unit_survey *sv)
 {
 	size_t i;
 
 	if (sv->force)
 		puts("option\tforce");
+	print_optin(&sv->freeze);
 	for (i = 0; i < sv->list.n; i++)
 		print_plan_unit(sv, sv->list.v[i]);
 }

@@ -13,5 +13,7 @@
 void print_units_text(const struct unit_survey *sv);
 void print_units_json(const struct unit_survey *sv);
 void print_plan(const struct unit_survey *sv);
+/* The plan's "optin" line: the tree's opt-in flag and its freeze. */
+void print_optin(const struct freeze_path *fp);
 
 #endif /* AF_OUTPUT_H */

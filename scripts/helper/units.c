@@ -1144,6 +1144,33 @@ int cmd_units(int argc, char **argv)
 	return flush_stdout();
 }
 
+/* autofreeze optin KTREE: the plan's optin line alone, read in no time. */
+int cmd_optin(int argc, char **argv)
+{
+	struct freeze_path fp;
+	struct ktree_dir kd;
+	char *why, *version;
+
+	if (argc != 2) {
+		af_warn(NULL, "optin: usage: optin KTREE");
+		return EXIT_BADINPUT;
+	}
+	why = ktree_resolve(argv[1], ".", &kd);
+	if (why) {
+		af_warn(NULL, "%s", why);
+		free(why);
+		return EXIT_BADINPUT;
+	}
+	version = ktree_version(kd.root);
+	freeze_path_read(&fp, kd.root, version);
+	print_optin(&fp);
+	freeze_path_free(&fp);
+	free(version);
+	free(kd.root);
+	free(kd.dir);
+	return flush_stdout();
+}
+
 int cmd_plan(int argc, char **argv)
 {
 	struct unit_survey sv;

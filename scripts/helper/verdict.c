@@ -57,7 +57,16 @@ struct plan_unit {
 struct plan {
 	VEC(struct plan_unit) units;
 	bool force;			/* "option force": FORCE=1 */
+	/* "optin STATE FLAG TEXT": what freezes a flagged type */
+	char *optin_state, *optin_flag, *optin_text;
 };
+
+/* The flag the plan adds, for messages: "FS_POWER_FREEZE". */
+static const char *plan_flag(const struct plan *p)
+{
+	return p->optin_flag && strcmp(p->optin_flag, "-") ? p->optin_flag :
+		"opt-in flag";
+}
 
 /* One "FILE:LINE:COL..." line: where it points, and what follows. */
 struct located {
@@ -245,6 +254,12 @@ static void plan_read(const char *path, struct plan *p)
 		if (n == 2 && !strcmp(f[0], "option") &&
 		    !strcmp(f[1], "force"))
 			p->force = true;
+		if (n == 4 && !strcmp(f[0], "optin") && !p->optin_state) {
+			p->optin_state = xstrdup(f[1]);
+			p->optin_flag = xstrdup(f[2]);
+			p->optin_text = xstrdup(f[3]);
+			continue;
+		}
 		if (n < 3)
 			continue;
 		u = plan_find(p, f[1]);
@@ -299,6 +314,9 @@ static void plan_free(struct plan *p)
 {
 	size_t i, k;
 
+	free(p->optin_state);
+	free(p->optin_flag);
+	free(p->optin_text);
 	for (i = 0; i < p->units.n; i++) {
 		struct plan_unit *u = &p->units.v[i];
 
@@ -479,6 +497,12 @@ static void unit_flag_verdict(const struct plan *p, const struct plan_unit *u,
 {
 	const char *verdict = p->force ? "forced" : "noflag";
 	size_t i, left = 0;
+
+	if (p->optin_state && !strcmp(p->optin_state, "none")) {
+		fprintf(out, "%s\t%s\tnothing freezes it on suspend: %s\n",
+			verdict, u->name, p->optin_text);
+		return;
+	}
 
 	for (i = 0; i < uses->n && left < 3; i++) {
 		const struct scanned_use *s = &uses->v[i];
@@ -727,8 +751,8 @@ static void use_verdict(struct verdict_inputs *in,
 	if (!u->whole || strcmp(v->status, "converted"))
 		return;
 	/* all or nothing: the unit gets no flag, so it stays as it is */
-	why = xasprintf("unit left whole, it gets no FS_AUTOFREEZE: would "
-			"convert (%s)", v->why);
+	why = xasprintf("unit left whole, it gets no %s: would convert (%s)",
+			plan_flag(&in->plan), v->why);
 	free(v->why);
 	set_verdict(v, "kept", "unit-left-whole", why);
 }
@@ -753,16 +777,17 @@ static void read_flags(const char *path, struct plan *p)
 			continue;
 		free(u->flag);
 		if (!strcmp(f[0], "flag")) {
-			u->flag = xasprintf("FS_AUTOFREEZE: %s", f[2]);
+			u->flag = xasprintf("%s: %s; %s", plan_flag(p), f[2],
+					    p->optin_text ? p->optin_text : "");
 		} else if (!strcmp(f[0], "forced")) {
-			u->flag = xasprintf("no FS_AUTOFREEZE, converted with "
-					    "FORCE=1: its threads no longer "
-					    "freeze and nothing freezes the "
-					    "filesystem: %s", f[2]);
+			u->flag = xasprintf("no %s, converted with FORCE=1: "
+					    "its threads no longer freeze and "
+					    "nothing freezes the filesystem: "
+					    "%s", plan_flag(p), f[2]);
 		} else {
 			u->whole = true;
-			u->flag = xasprintf("no FS_AUTOFREEZE, left whole: %s",
-					    f[2]);
+			u->flag = xasprintf("no %s, left whole: %s",
+					    plan_flag(p), f[2]);
 		}
 	}
 	vec_free(&lines);
@@ -834,7 +859,16 @@ static void print_report(struct verdict_inputs *in, bool json)
 		free(v.why);
 	}
 	if (json) {
-		fputs("{\"units\":[", stdout);
+		fputs("{\"optin\":{\"state\":", stdout);
+		json_str(stdout, p->optin_state ? p->optin_state : "none");
+		fputs(",\"flag\":", stdout);
+		if (p->optin_flag && strcmp(p->optin_flag, "-"))
+			json_str(stdout, p->optin_flag);
+		else
+			fputs("null", stdout);
+		fputs(",\"mechanism\":", stdout);
+		json_str(stdout, p->optin_text ? p->optin_text : "");
+		fputs("},\"units\":[", stdout);
 		for (i = 0; i < p->units.n; i++) {
 			struct plan_unit *u = &p->units.v[i];
 

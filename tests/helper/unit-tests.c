@@ -14,6 +14,7 @@
 
 #include "analyze.h"
 #include "api.h"
+#include "freezepath.h"
 #include "lex.h"
 #include "scan.h"
 #include "util.h"
@@ -524,6 +525,80 @@ static void test_call_graph(void)
 	file_info_free(f[1]);
 }
 
+/* freeze_path_parse() of SRC: "FUNC FLAG super_op" or "FUNC - WHY". */
+static const char *suspend_freeze(const char *src)
+{
+	static char out[512];
+	struct freeze_path fp = { 0 };
+
+	if (!freeze_path_parse(&fp, src, strlen(src)))
+		snprintf(out, sizeof(out), "none");
+	else if (fp.flag)
+		snprintf(out, sizeof(out), "%s %s%s", fp.func, fp.flag,
+			 fp.super_op ? " super_op" : "");
+	else
+		snprintf(out, sizeof(out), "%s - %s", fp.func, fp.why);
+	freeze_path_free(&fp);
+	return out;
+}
+
+/*
+ * The suspend freeze and its opt-in, from trimmed copies of the real
+ * functions: 7.3's fs/super.c, 6.18's (the test reversed, fixed in
+ * 6.19), our 6.1 series' (the test in a predicate).
+ */
+static void test_freeze_path(void)
+{
+	static const char up[] =
+		"static void filesystems_freeze_callback(struct super_block *sb, void *freeze_all_ptr)\n"
+		"{\n"
+		"\tif (!sb->s_op->freeze_fs && !sb->s_op->freeze_super)\n"
+		"\t\treturn;\n"
+		"\tif (%sfreeze_all_ptr && !(sb->s_type->fs_flags & FS_POWER_FREEZE))\n"
+		"\t\treturn;\n"
+		"\tif (sb->s_op->freeze_super)\n"
+		"\t\tsb->s_op->freeze_super(sb, FREEZE_EXCL | FREEZE_HOLDER_KERNEL, p);\n"
+		"\telse\n"
+		"\t\tfreeze_super(sb, FREEZE_EXCL | FREEZE_HOLDER_KERNEL, p);\n"
+		"}\n";
+	static const char series61[] =
+		"static bool super_should_freeze(struct super_block *sb)\n"
+		"{\n"
+		"\tif (!(sb->s_type->fs_flags & FS_AUTOFREEZE))\n"
+		"\t\treturn false;\n"
+		"\tif (sb->s_bdi == &noop_backing_dev_info)\n"
+		"\t\treturn false;\n"
+		"\treturn true;\n"
+		"}\n"
+		"static int fs_suspend_freeze_sb(struct super_block *sb, void *unused)\n"
+		"{\n"
+		"\tif (!super_should_freeze(sb))\n"
+		"\t\treturn 0;\n"
+		"\treturn freeze_super(sb, false);\n"
+		"}\n";
+	char src[1024];
+
+	snprintf(src, sizeof(src), up, "!");
+	check_str(suspend_freeze(src),
+		  "filesystems_freeze_callback FS_POWER_FREEZE super_op",
+		  "7.3: FS_POWER_FREEZE decides, with the knob at 0");
+	snprintf(src, sizeof(src), up, "");
+	check_str(suspend_freeze(src),
+		  "filesystems_freeze_callback - filesystems_freeze_callback() tests FS_POWER_FREEZE, but freezes every type, whether it carries it or not",
+		  "6.18: the reversed test decides nothing");
+	snprintf(src, sizeof(src), up, "freeze_all_ptr == ");
+	check(!strncmp(suspend_freeze(src), "filesystems_freeze_callback - ", 30) &&
+	      strstr(suspend_freeze(src), "cannot read"),
+	      "a condition beyond !, &&, || is not guessed at");
+	check_str(suspend_freeze(series61), "fs_suspend_freeze_sb FS_AUTOFREEZE",
+		  "6.1 series: the test in a predicate it calls");
+	check_str(suspend_freeze("static int fs_suspend_freeze_sb(struct super_block *sb)\n{\n\treturn freeze_super(sb);\n}\n"),
+		  "fs_suspend_freeze_sb - fs_suspend_freeze_sb() tests no flag in s_type->fs_flags",
+		  "a freeze that tests no flag has no opt-in");
+	check_str(suspend_freeze("void filesystems_freeze_callback(struct super_block *sb);\n"),
+		  "none", "a declaration is not the function");
+}
+
 int main(void)
 {
 	test_lexer();
@@ -531,6 +606,7 @@ int main(void)
 	test_call_graph();
 	test_objects();
 	test_prefilter();
+	test_freeze_path();
 	printf("# %d checks, %d failed\n", checks, failed);
 	return failed ? 1 : 0;
 }
