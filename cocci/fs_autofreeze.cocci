@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/// Let the VFS freeze a filesystem on suspend: add FS_AUTOFREEZE.
+/// Let the VFS freeze a filesystem on suspend: add the opt-in flag,
+/// FS_AUTOFREEZE (our core series) or, on mainline, FS_POWER_FREEZE:
+///   -D flag=FS_POWER_FREEZE
+/// (default FS_AUTOFREEZE); use the one the tree's suspend freeze tests.
 ///
 /// Only for a filesystem whose kthread freezer calls are gone, that is
 /// block-device backed (FS_REQUIRES_DEV) and whose super_operations
@@ -13,7 +16,7 @@
 // Copyright: (C) 2026 The autofreeze authors.
 // URL: https://lwn.net/Articles/935602/
 // Options: --no-includes --include-headers
-// Keywords: freezer, FS_AUTOFREEZE, file_system_type
+// Keywords: freezer, FS_AUTOFREEZE, FS_POWER_FREEZE, file_system_type
 
 virtual patch
 virtual context
@@ -24,6 +27,7 @@ virtual report
 @@
 wanted = set()
 with_flags = {}
+flag_name = "FS_AUTOFREEZE"
 
 def named(t):
 	return str(t) in wanted
@@ -32,6 +36,17 @@ def named(t):
 names << virtual.fs_types;
 @@
 wanted.update(n.strip() for n in names.split(",") if n.strip())
+
+@initialize:python@
+f << virtual.flag;
+@@
+flag_name = f.strip() or flag_name
+
+// The flag, as an identifier the rules below can add.
+@script:python opt_in@
+flag;
+@@
+coccinelle.flag = cocci.make_ident(flag_name)
 
 // Types that have a .fs_flags initializer, and whether it has the flag.
 @flags_field@
@@ -46,25 +61,27 @@ struct file_system_type t = {
 t << flags_field.t;
 E << flags_field.E;
 @@
-with_flags[str(t)] = "FS_AUTOFREEZE" in E
+with_flags[str(t)] = flag_name in E
 
+// "| flag" after E, not E replaced: E keeps its own line breaks.
 @add_to_flags depends on patch@
+identifier opt_in.flag;
 identifier t : script:python() { named(t) and not with_flags.get(t, True) };
 expression E;
 @@
 struct file_system_type t = {
-	.fs_flags =
--	E
-+	E | FS_AUTOFREEZE
+	.fs_flags = E
++	| flag
 	,
 };
 
 @add_flags_field depends on patch@
+identifier opt_in.flag;
 identifier t : script:python() { named(t) and t not in with_flags };
 @@
 struct file_system_type t = {
 	...,
-+	.fs_flags = FS_AUTOFREEZE,
++	.fs_flags = flag,
 };
 
 // report, context and org
@@ -83,10 +100,10 @@ t << autofreeze_candidate.t;
 E << autofreeze_candidate.E;
 p << autofreeze_candidate.p;
 @@
-if "FS_AUTOFREEZE" in E:
+if flag_name in E:
 	pass
 elif named(t):
-	coccilib.report.print_report(p[0], "%s: add FS_AUTOFREEZE" % t)
+	coccilib.report.print_report(p[0], "%s: add %s" % (t, flag_name))
 elif not wanted and "FS_REQUIRES_DEV" in E:
 	coccilib.report.print_report(p[0],
-		"%s: FS_AUTOFREEZE candidate once its kthread freezer calls are gone" % t)
+		"%s: %s candidate once its kthread freezer calls are gone" % (t, flag_name))

@@ -7,7 +7,7 @@
 KCONFIG ?= allmodconfig
 J       ?= $(shell nproc)
 
-## vfs: apply the core VFS series (FS_AUTOFREEZE, suspend-time freeze) matching KTREE's version
+## vfs: apply the core VFS series (FS_AUTOFREEZE, suspend-time freeze) matching KTREE's version; none is needed where the tree freezes filesystems itself (mainline)
 .PHONY: vfs
 vfs:
 	@$(TOP)/scripts/vfs.sh "$(KTREE)"

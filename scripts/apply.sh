@@ -101,5 +101,6 @@ restore=
 
 n=$(wc -l <"$scratch/changed")
 flags=$(awk -F'\t' '$1 == "flag" { print $3 }' "$scratch/flags" | paste -sd, -)
-echo "$prog: $DIR: converted $n files${flags:+; FS_AUTOFREEZE on $flags}" >&2
+flag=$(awk -F'\t' '$1 == "optin" { print $3; exit }' "$scratch/plan")
+echo "$prog: $DIR: converted $n files${flags:+; $flag on $flags}" >&2
 sed "s/^/$prog: warning: /" "$scratch/warnings" >&2

@@ -4,7 +4,8 @@
 # diff.sh: print the conversion of DIR in KTREE as a -p1 unified diff;
 # the tree is not touched.  FORCE=1 converts units that are not
 # freeze-capable too, and units that keep a kthread freezer use, never
-# adding FS_AUTOFREEZE, with a warning for each; J=N jobs.
+# adding the opt-in flag, with a warning for each; J=N jobs.  A tree
+# whose suspend freeze does not define its flag is refused (make vfs).
 #
 # usage: diff.sh KTREE DIR
 

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # report.sh: account for every freezer use in DIR of KTREE, unit by
-# unit: the unit's eligibility and FS_AUTOFREEZE decision, then each use
+# unit: the unit's eligibility and opt-in flag decision, then each use
 # the helper's scan finds, marked converted, kept (with the reason) or
 # manual.  convert.sh runs the rules in report mode too (REPORT=1); the
 # helper's "report" gives each use its verdict from what they said.  The

@@ -54,6 +54,14 @@ patchlevel=$(mkvar PATCHLEVEL)
 	die "KTREE $ktree: not a kernel tree (no VERSION/PATCHLEVEL in its Makefile)"
 kver=$version.$patchlevel
 
+# A tree whose own suspend freeze honours an opt-in flag (mainline's
+# filesystems_freeze() and FS_POWER_FREEZE) needs no series.
+IFS=$'\t' read -r _ state flag how < <("$AF" optin "$ktree") || true
+if [ "${state:-}" = tree ] && [ "$flag" != FS_AUTOFREEZE ]; then
+	echo "$prog: $ktree needs no VFS series: its own suspend freeze, ${how#frozen on suspend and hibernation by }, freezes the types that carry $flag, which make apply adds"
+	exit 0
+fi
+
 series=$TOP/patches/linux-$kver
 patches=()
 if [ -d "$series" ]; then

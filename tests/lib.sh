@@ -129,6 +129,26 @@ test_have_prereq()
 test_lazy_prereq SPATCH 'command -v "$SPATCH"'
 test_lazy_prereq KTREE_6_1 'test -f "$TOP/build/linux-source-6.1/Makefile"'
 test_lazy_prereq KTREE_6_12 'test -f "$TOP/build/linux-source-6.12/Makefile"'
+test_lazy_prereq KTREE_7_3 'test -f "$TOP/build/linux-source-7.3/Makefile"'
+
+# target_tree V: the Debian linux-source-V tree as make diff and apply
+# take it: with our core series applied where the tree needs it (a
+# hard-linked copy in $TRASH, made once per script; vfs.sh and apply
+# replace files, never write into them), else the tree itself.
+target_tree()
+{
+	local src=$TOP/build/linux-source-$1 dest=$TRASH/vfs-$1
+	if [ "$("$TOP"/scripts/autofreeze optin "$src" | cut -f2)" != series ]; then
+		echo "$src"
+		return
+	fi
+	if [ ! -f "$dest/.vfs-done" ]; then
+		rm -rf "$dest"
+		cp -al "$src" "$dest" 2>/dev/null || { rm -rf "$dest" && cp -a "$src" "$dest"; }
+		"$TOP"/scripts/vfs.sh "$dest" >/dev/null && : >"$dest/.vfs-done" || return 1
+	fi
+	echo "$dest"
+}
 # Debian's source tarballs (make deps), which e2e.sh builds from
 test_lazy_prereq DEBIAN_SRC_6_1 'test -f /usr/src/linux-source-6.1.tar.xz'
 test_lazy_prereq DEBIAN_SRC_6_12 'test -f /usr/src/linux-source-6.12.tar.xz'
@@ -184,7 +204,7 @@ test_done()
 	local pass=$((test_count - test_fail - test_skip))
 	say "# $test_name: $pass passed, $test_fail failed, $test_skip skipped"
 	if [ -n "${AF_RESULTS:-}" ]; then
-		echo "$pass $test_fail $test_skip" >>"$AF_RESULTS"
+		echo "$pass $test_fail $test_skip $test_name" >>"$AF_RESULTS"
 	fi
 	[ -n "${AF_KEEP_TRASH:-}" ] || rm -rf "$TRASH"
 	[ $test_fail -eq 0 ]
@@ -264,6 +284,10 @@ case_convert()
 # (a top Makefile with VERSION, Kconfig, include/linux/fs.h, a Makefile
 # in each directory of C files), for the drivers.  The version is the
 # case's "kernel:" (default 6.1): the helper's judgments depend on it.
+# The tree has its version's suspend freeze: our core series applied
+# (fs.h defines FS_AUTOFREEZE; the freeze is read from patches/ for a
+# tree without fs/super.c), or for a version we ship no series for
+# (7.3), upstream's (tests/helper/upstream/super.c, FS_POWER_FREEZE).
 fake_ktree()
 {
 	local kv
@@ -274,6 +298,12 @@ fake_ktree()
 	echo "source \"fs/Kconfig\"" >"$2/Kconfig" &&
 	mkdir -p "$2/include/linux" &&
 	{ [ -f "$2/include/linux/fs.h" ] || echo '/* fs.h */' >"$2/include/linux/fs.h"; } &&
+	if [ -d "$TOP/patches/linux-$kv" ]; then
+		echo '#define FS_AUTOFREEZE 0x10000000' >>"$2/include/linux/fs.h"
+	else
+		echo '#define FS_POWER_FREEZE 256' >>"$2/include/linux/fs.h" &&
+		cp "$TESTS/helper/upstream/super.c" "$2/fs/super.c"
+	fi &&
 	# every directory with C files is a unit: it has a Makefile
 	find "$2/fs" -name '*.c' -exec dirname {} \; | sort -u |
 	while IFS= read -r d; do

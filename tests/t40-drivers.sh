@@ -4,6 +4,7 @@
 # The drivers on bad input: each gets one clear line on stderr, a
 # non-zero exit (2 for bad input) and leaves the tree as it was.  Run
 # directly, not through make, so the scripts' own exit codes are seen.
+# test-run: light
 
 . "$(dirname "$0")/lib.sh"
 
@@ -71,6 +72,47 @@ test_expect_success SPATCH "no spatch on PATH at all: exit 2, one line" '
 
 test_expect_success SPATCH "the bad inputs left the tree as it was" '
 	diff -r kt.orig kt
+'
+
+# The opt-in flag is the tree's: never write one it does not define.
+test_expect_success SPATCH "a tree without our series applied: diff and apply exit 2, one line naming make vfs; nothing changed" '
+	cp -a kt nv && sed -i "/FS_AUTOFREEZE/d" nv/include/linux/fs.h && cp -a nv nv.orig &&
+	for d in diff apply; do
+		test_exit_code 2 $S/$d.sh "$TRASH"/nv fs/xfs >out 2>err &&
+		one_line err && test_cmp /dev/null out &&
+		grep -q "does not define FS_AUTOFREEZE yet: run make vfs KTREE=.* first, which applies patches/linux-6.1/" err || return 1
+	done &&
+	FORCE=1 test_exit_code 2 $S/apply.sh "$TRASH"/nv fs/xfs 2>err && one_line err &&
+	diff -r nv.orig nv
+'
+
+test_expect_success SPATCH "a tree that defines neither flag, with no series for its version: apply exits 2, one line; byte-identical" '
+	cp -a kt nf && sed -i "/FS_AUTOFREEZE/d" nf/include/linux/fs.h &&
+	sed -i "s/^PATCHLEVEL = 1\$/PATCHLEVEL = 6/" nf/Makefile && cp -a nf nf.orig &&
+	for d in diff apply; do
+		test_exit_code 2 $S/$d.sh "$TRASH"/nf fs/xfs >out 2>err &&
+		one_line err && test_cmp /dev/null out &&
+		grep -q "nothing would freeze a converted filesystem on suspend: .*no core series for Linux 6.6" err || return 1
+	done &&
+	diff -r nf.orig nf &&
+	mkdir -p nf/kernel/power && : >nf/kernel/power/process.c &&
+	test_exit_code 2 $S/vfs.sh "$TRASH"/nf 2>err && grep -q "no VFS series for Linux 6.6" err
+'
+
+test_expect_success SPATCH "a tree whose own suspend freeze honours FS_POWER_FREEZE: the flag written is that one; make vfs says no series is needed, exit 0" '
+	fake_ktree xfs-fs-type pf && (cd kt && tar -cf - fs/xfs) | tar -C pf -xf - &&
+	sed -i "/FS_AUTOFREEZE/d" pf/include/linux/fs.h &&
+	echo "#define FS_POWER_FREEZE		256" >>pf/include/linux/fs.h &&
+	sed -i "s/^VERSION = 6\$/VERSION = 7/; s/^PATCHLEVEL = 1\$/PATCHLEVEL = 3/" pf/Makefile &&
+	printf "%s\n" "static void filesystems_freeze_callback(struct super_block *sb, void *freeze_all_ptr)" "{" \
+		"	if (!freeze_all_ptr && !(sb->s_type->fs_flags & FS_POWER_FREEZE))" "		return;" \
+		"	freeze_super(sb, FREEZE_EXCL | FREEZE_HOLDER_KERNEL, NULL);" "}" >pf/fs/super.c &&
+	mkdir -p pf/kernel/power && : >pf/kernel/power/process.c &&
+	make -s -C "$TOP" vfs KTREE="$TRASH"/pf >out 2>err &&
+	grep -q "^vfs.sh: .* needs no VFS series: its own suspend freeze, filesystems_freeze_callback() (fs/super.c), freezes the types that carry FS_POWER_FREEZE" out &&
+	$S/diff.sh "$TRASH"/pf fs/xfs >out 2>err &&
+	grep -q "^+.*FS_REQUIRES_DEV | FS_ALLOW_IDMAP | FS_POWER_FREEZE,\$" out &&
+	grep -q "^-.*set_freezable" out && ! grep -q FS_AUTOFREEZE out
 '
 
 test_expect_success SPATCH "apply converts, reports on stderr, records the files" '

@@ -45,6 +45,24 @@ force=
 [ "${FORCE:-}" = 1 ] && force=--force
 "$AF" plan $force "$KTREE" "$DIR" >"$out/plan"
 
+# The opt-in flag is the tree's: never write one it does not define.
+# make diff refuses too, since its diff could not apply and compile.
+optin=$(plan_optin "$out/plan" 2)
+flag=$(plan_optin "$out/plan" 3)
+if [ -z "${REPORT:-}" ]; then
+	case $optin in
+	tree) ;;
+	series)
+		echo "$prog: $KTREE does not define $flag yet: run make vfs KTREE=$KTREE first, which applies $(plan_optin "$out/plan" 4 | sed 's/.* applies //') (nothing changed)" >&2
+		exit 2 ;;
+	*)
+		if [ -z "$force" ]; then
+			echo "$prog: $KTREE: nothing would freeze a converted filesystem on suspend: $(plan_optin "$out/plan" 4) (FORCE=1 converts without a flag; nothing changed)" >&2
+			exit 2
+		fi ;;
+	esac
+fi
+
 # The units to convert are those with file lines in the plan.
 units=$(plan_lines "$out/plan" file 2 | uniq)
 mkdir -p "$out/a" "$out/b"
@@ -171,7 +189,7 @@ rule_pass patch
 "$AF" unparsed "$out/plan.spatch" "$out/scan-before" \
 	"$out"/log-patch-kthread*/*.err >"$out/unparsed"
 
-# FS_AUTOFREEZE: on an eligible unit's freeze-capable types, once
+# The opt-in flag: on an eligible unit's freeze-capable types, once
 # nothing is left in kthread context: the helper decides ("flags"), the
 # fs_autofreeze rule writes.  All or nothing: a unit that gets no flag
 # is put back as it was ("noflag"), unless FORCE=1 ("forced").
@@ -180,7 +198,7 @@ rule_pass patch
 while IFS=$'\t' read -r verdict u types; do
 	[ "$verdict" = flag ] || continue
 	mapfile -t tfiles < <(plan_lines "$out/plan.spatch" fstype 4 "$u" | sort -u)
-	run_rule patch fs_autofreeze "$out/log-flag-${u//\//-}" -D "fs_types=$types" ::: "${tfiles[@]}"
+	run_rule patch fs_autofreeze "$out/log-flag-${u//\//-}" -D "fs_types=$types" -D "flag=$flag" ::: "${tfiles[@]}"
 done <"$out/flags"
 
 unrename
@@ -191,10 +209,10 @@ while IFS=$'\t' read -r verdict u why; do
 		while read -r f; do
 			cp -p "$out/a/$f" "$out/b/$f"
 		done < <(plan_lines "$out/plan" file 3 "$u")
-		echo "$u: left as it is, it gets no FS_AUTOFREEZE: $why" ;;
+		echo "$u: left as it is, it gets no $flag: $why" ;;
 	forced)
 		diff -rq "$out/a/$u" "$out/b/$u" >/dev/null 2>&1 ||
-			echo "$u: FORCE=1 converts it without FS_AUTOFREEZE:" \
+			echo "$u: FORCE=1 converts it without $flag:" \
 				"its threads no longer freeze and nothing" \
 				"freezes the filesystem ($why)" ;;
 	esac

@@ -29,3 +29,11 @@ plan_twins()
 		<(plan_lines "$1" twin 4 "${2-}") |
 		LC_ALL=C sort -u | paste -sd, -
 }
+
+# plan_optin PLAN COL: column COL of PLAN's optin line: 2 the state
+# (tree, series or none), 3 the flag the conversion adds, 4 what freezes
+# a flagged type (or, for none, why nothing does).
+plan_optin()
+{
+	plan_lines "$1" optin "$2" | head -n 1
+}
