@@ -525,6 +525,41 @@ expression E;
 // ---------------------------------------------------------------------
 // set_freezable() and try_to_freeze()
 
+// A block that try_to_freeze() leaves with one statement loses its
+// braces, as kernel style has it (7.3's xfs_zoned_gcd():
+// "if (...) { try_to_freeze(); continue; }").  Only where that
+// statement is one line, right after the call: S is printed anew, and
+// a comment between them would be lost.
+@freeze_point_alone depends on patch@
+position p : script:python() { in_kthread(p) };
+position ps;
+expression E;
+statement S;
+@@
+if (E) {
+try_to_freeze@p();
+S@ps
+}
+
+@script:python depends on patch@
+p << freeze_point_alone.p;
+ps << freeze_point_alone.ps;
+@@
+if int(ps[0].line) != int(p[0].line) + 1 or ps[0].line != ps[0].line_end:
+	cocci.include_match(False)
+
+@freeze_point_braces depends on patch@
+position freeze_point_alone.p, freeze_point_alone.ps;
+expression E;
+statement S;
+@@
+- if (E) {
+- try_to_freeze@p();
+- S@ps
+- }
++ if (E)
++	S
+
 @freeze_points depends on patch@
 position p : script:python() { in_kthread(p) };
 statement S;
