@@ -239,9 +239,57 @@ run_version()
 	'
 }
 
+# Mainline (7.3): its own suspend freeze honours FS_POWER_FREEZE, so
+# make vfs has nothing to apply; make apply DIR=fs writes that flag, and
+# every object it touches compiles with no new warning.  With
+# KTREE_COMPILE=1, also every rule by hand over all of fs/.
+run_mainline()
+{
+	local v=$1 src=$TOP/build/linux-source-$1
+	local plain=$TOP/build/t50-$1 o=$TRASH/o-$1 prereq=KTREE_${1/./_}
+
+	test_expect_success $prereq "$v: make vfs says the tree needs no series, exit 0, and changes nothing" '
+		copy_tree "$src" "$plain" &&
+		vmake vfs KTREE="$plain" >out 2>err &&
+		cat out err &&
+		grep -q "needs no VFS series: its own suspend freeze, filesystems_freeze_callback() (fs/super.c), freezes the types that carry FS_POWER_FREEZE" out &&
+		test ! -s err && test ! -e "$plain/.autofreeze-touched"
+	'
+
+	test_expect_success $prereq "$v: make apply DIR=fs adds FS_POWER_FREEZE: every touched object compiles, no new warning" '
+		vmake apply KTREE="$plain" DIR=fs >out 2>&1 &&
+		cat out &&
+		grep -q "converted .*; FS_POWER_FREEZE on " out &&
+		! grep -rq FS_AUTOFREEZE $(sed "s|^|$plain/|" "$plain/.autofreeze-touched") &&
+		nobj=$(sort -u "$plain/.autofreeze-touched" | grep -c "\.c$") &&
+		vmake build-check KTREE="$plain" O="$o" >out 2>&1 &&
+		cat out &&
+		test "$(grep -c "^OK " out)" -eq "$nobj" &&
+		! grep -E "^(FAIL|NEW WARNINGS) " out &&
+		grep -q "^build-check.sh: $nobj objects, 0 new warnings, passed$" out &&
+		grep "^build-check.sh: .* objects, " out >"$TRASH/apply-$v"
+	'
+	[ -f "$TRASH/apply-$v" ] && say "# $v apply DIR=fs: $(cat "$TRASH/apply-$v")"
+
+	test_expect_success KTREE_COMPILE,$prereq "$v: and every rule by hand over all of fs/: every touched object compiles, no new warning" '
+		O="$o" "$TESTS"/tools/real-kernel-compile.sh "$plain" >compile.log 2>&1;
+		rc=$?; grep -v "^OK " compile.log; test $rc -eq 0 &&
+		grep -q "^real-kernel-compile.sh: .* files, .* hunks by hand" compile.log &&
+		grep -q "objects, 0 new warnings, passed$" compile.log
+	'
+
+	test_expect_success $prereq "$v: clean up the scratch trees" '
+		rm -rf "$plain" "$o"
+	'
+}
+
 # T50_VERSIONS="6.1" runs one version only (while working on it).
-for v in ${T50_VERSIONS:-6.1 6.12}; do
-	run_version "$v"
+for v in ${T50_VERSIONS:-6.1 6.12 7.3}; do
+	if [ -d "$TOP/patches/linux-$v" ]; then
+		run_version "$v"
+	else
+		run_mainline "$v"
+	fi
 done
 
 test_expect_success "make vfs refuses a version without a series: exit 2, one line" '

@@ -1,14 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# On the whole fs/ of both Debian trees: every edit that touches a
+# On the whole fs/ of each Debian tree (6.1, 6.12, 7.3): every edit that touches a
 # freezer API is one report mode lists as converted (so none lands
 # outside kthread context), every use is accounted for in the report,
 # and make diff DIR=<unit> prints hunks of that unit only.
 
 . "$(dirname "$0")/lib.sh"
 
-for v in ${T91_VERSIONS:-6.1 6.12}; do
+for v in ${T91_VERSIONS:-6.1 6.12 7.3}; do
 	prereq=KTREE_${v/./_},SPATCH
 	src=$TOP/build/linux-source-$v
 
@@ -33,7 +33,8 @@ for v in ${T91_VERSIONS:-6.1 6.12}; do
 	'
 
 	test_expect_success $prereq "linux-source-$v: make diff DIR=fs/xfs stays in fs/xfs" '
-		make -s -C "$TOP" diff KTREE=$src DIR=fs/xfs >$v/xfs.diff &&
+		tgt=$(target_tree $v) &&
+		make -s -C "$TOP" diff KTREE=$tgt DIR=fs/xfs >$v/xfs.diff &&
 		test -s $v/xfs.diff &&
 		! grep -E "^(---|\\+\\+\\+) " $v/xfs.diff | grep -vE " [ab]/fs/xfs/"
 	'
