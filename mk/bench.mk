@@ -4,7 +4,7 @@
 # kernel trees.
 #   make bench [BENCH_TREES="<tree> <tree>..."] [J=n]
 
-BENCH_TREES ?= $(BUILD)/linux-source-6.1 $(BUILD)/linux-source-6.12
+BENCH_TREES ?= $(BUILD)/linux-source-6.1 $(BUILD)/linux-source-6.12 $(BUILD)/linux-source-7.3
 
 ## bench: time make diff vs spatch by hand and scan vs grep on whole trees (BENCH_TREES); fails if their hunks differ
 .PHONY: bench

@@ -17,8 +17,9 @@
 # difference is printed) or a command failed, 2 for bad input.
 #
 # usage: bench.sh [TREE...]
-#	(default: $BENCH_TREES, else build/linux-source-6.1 and
-#	build/linux-source-6.12; environment: J=N jobs, default the number
+#	(default: $BENCH_TREES, else build/linux-source-6.1, 6.12 and 7.3;
+#	a tree that needs our core series is benched on a copy with it;
+#	environment: J=N jobs, default the number
 #	of CPUs, for both sides)
 
 set -eu
@@ -36,7 +37,7 @@ RULES="kthread_freezer wq_freezable"
 if [ $# -gt 0 ]; then
 	trees=("$@")
 else
-	read -r -a trees <<<"${BENCH_TREES:-$TOP/build/linux-source-6.1 $TOP/build/linux-source-6.12}"
+	read -r -a trees <<<"${BENCH_TREES:-$TOP/build/linux-source-6.1 $TOP/build/linux-source-6.12 $TOP/build/linux-source-7.3}"
 fi
 [ ${#trees[@]} -gt 0 ] || { echo "$prog: no tree to bench (BENCH_TREES=...)" >&2; exit 2; }
 for t in "${trees[@]}"; do
@@ -112,18 +113,22 @@ load() { [ -r /proc/loadavg ] && cut -d' ' -f1-3 /proc/loadavg || echo '?'; }
 # each path.
 files_of() { sed -n "s|^+++ b/|$2|p" "$1" | sed 's/[[:space:]].*//'; }
 
-# FS_AUTOFREEZE is added by fs_autofreeze.cocci, which our make diff
-# runs and the by-hand side leaves out (it needs -D fs_types, which only
-# the helper's eligibility analysis gives).  The content check drops
-# every FS_AUTOFREEZE from the files of both sides and from the
-# original alike, in the only forms that rule writes: "| FS_AUTOFREEZE"
-# appended to .fs_flags, or a whole ".fs_flags = FS_AUTOFREEZE," line.
-# A hunk that only added the flag then disappears; a hunk that mixed it
-# with a freezer removal keeps just the removal.  Anything the rule
-# wrote in another form stays and shows up as a difference.
-STRIP='/^[[:space:]]*\.fs_flags[[:space:]]*=[[:space:]]*FS_AUTOFREEZE,?[[:space:]]*$/d
-s/[[:space:]]*\|[[:space:]]*FS_AUTOFREEZE\>//g
-s/\<FS_AUTOFREEZE[[:space:]]*\|[[:space:]]*//g'
+# The opt-in flag (FS_AUTOFREEZE, FS_POWER_FREEZE: the tree's) is added
+# by fs_autofreeze.cocci, which our make diff runs and the by-hand side
+# leaves out (it needs -D fs_types, which only the helper's eligibility
+# analysis gives).  The content check drops every FLAG from the files
+# of both sides and from the original alike, in the only forms that
+# rule writes: "| FLAG" appended to .fs_flags, or a whole
+# ".fs_flags = FLAG," line.  A hunk that only added the flag then
+# disappears; a hunk that mixed it with a freezer removal keeps just the
+# removal.  Anything the rule wrote in another form stays and shows up
+# as a difference.  strip_sed FLAG: that sed script.
+strip_sed()
+{
+	printf '%s\n' "/^[[:space:]]*\\.fs_flags[[:space:]]*=[[:space:]]*$1,?[[:space:]]*\$/d" \
+		"s/[[:space:]]*\\|[[:space:]]*$1\\>//g" \
+		"s/\\<$1[[:space:]]*\\|[[:space:]]*//g"
+}
 
 status=0
 summary=()
@@ -133,6 +138,17 @@ for t in "${trees[@]}"; do
 	tname=${tree##*/}
 	s=$scratch/$tname
 	mkdir -p "$s"
+	# A tree that needs our core series first is benched on a
+	# hard-linked copy with it applied (vfs.sh replaces files, never
+	# writes into them), as a user would run make vfs first.
+	IFS=$'\t' read -r _ state flag _ < <("$AF" optin "$tree")
+	if [ "$state" = series ]; then
+		cp -al "$tree" "$s/tree" 2>/dev/null || cp -a "$tree" "$s/tree"
+		"$TOP/scripts/vfs.sh" "$s/tree" >"$s/vfs.log" 2>&1 ||
+			{ echo "$prog: $tname: make vfs failed: $(tail -n 1 "$s/vfs.log")" >&2; exit 1; }
+		tree=$s/tree
+	fi
+	STRIP=$(strip_sed "$flag")
 
 	# The thread functions the helper's plan finds, some of them
 	# started from another file (6.1's gfs2_logd, jfs_lazycommit):
@@ -247,7 +263,7 @@ for t in "${trees[@]}"; do
 	row "autofreeze scan . ($(wc -l <"$s/scan.out") uses)" "$(secs scan)" "$(mb "$(kb scan)")"
 	row "grep -rnwE <$nnames names> . ($(wc -l <"$s/grep.out") lines)" "$(secs grep)" "$(mb "$(kb grep)")"
 	echo "  ratio by hand / make diff: $(ratio "$hand_s" "$(secs make-diff)")x; grep / scan: $(ratio "$(secs grep)" "$(secs scan)")x"
-	echo "  freezer-removal hunks: $verdict ($hunks hunks in $nfiles files; make diff printed $rawhunks hunks with FS_AUTOFREEZE)"
+	echo "  freezer-removal hunks: $verdict ($hunks hunks in $nfiles files; make diff printed $rawhunks hunks with $flag)"
 	if [ -z "$applied" ]; then
 		echo "  the by-hand diffs do not apply one after the other:"
 		sed 's/^/    /' "$s/patch-hand.log"
