@@ -1,16 +1,18 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# autofreeze: convert filesystems from the kthread freezer to
-# FS_AUTOFREEZE, with Coccinelle.  `make help` lists every entry point.
+# autofreeze: convert filesystems from the kthread freezer to the VFS
+# freezing them on suspend (FS_POWER_FREEZE on mainline, FS_AUTOFREEZE
+# with our core series), with Coccinelle.  `make help` lists every
+# entry point.
 #
 # Common variables (each mk/*.mk adds its own):
-#   KTREE  kernel tree to work on (default: the Debian linux-source-6.1
+#   KTREE  kernel tree to work on (default: the Debian linux-source-7.3
 #          tree unpacked under build/, see `make deps`)
 #   DIR    a unit or a directory of units, relative to KTREE (e.g. fs/xfs)
 
 TOP     := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
 BUILD   := $(TOP)/build
-KTREE   ?= $(BUILD)/linux-source-6.1
+KTREE   ?= $(BUILD)/linux-source-7.3
 DIR     ?= fs
 SPATCH  ?= spatch
 
