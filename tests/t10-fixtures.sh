@@ -4,6 +4,7 @@
 # Every fixture case through the rule set, as a user running spatch by
 # hand would: the output must be its golden, byte for byte, and a second
 # run must change nothing.
+# test-run: light
 
 . "$(dirname "$0")/lib.sh"
 

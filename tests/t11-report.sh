@@ -4,6 +4,7 @@
 # Every rule in report mode over every fixture case: the sorted
 # file:line: messages must be the case's golden report, which says of
 # every freezer use whether it is converted, kept (and why) or manual.
+# test-run: light
 
 . "$(dirname "$0")/lib.sh"
 

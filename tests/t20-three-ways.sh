@@ -8,6 +8,7 @@
 # The cases are those whose CASE names a rule: line (and the unit the
 # rule is run on): each exercises that one rule, so that rule's output
 # alone is the golden.
+# test-run: light
 
 . "$(dirname "$0")/lib.sh"
 

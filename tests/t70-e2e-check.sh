@@ -6,6 +6,7 @@
 # control per kernel version), and on copies of a passing report with
 # one thing broken each, as a broken series would break it.  Also
 # e2e.sh's answers to bad input.
+# test-run: light
 
 . "$(dirname "$0")/lib.sh"
 
