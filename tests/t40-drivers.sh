@@ -168,6 +168,24 @@ test_expect_success SPATCH,UNSHARE "a read-only tree: apply exits 2 with one lin
 '
 
 
+# spatch picks files with git grep inside a git work tree, and finds
+# none in a tree the outer one does not track: the drivers hand it the
+# files, so where the tree sits does not matter.
+test_expect_success SPATCH "make diff is the same in a plain tree, a git tree, and either inside another git work tree" '
+	fake_ktree xfs-fs-type plain && (cd kt.orig && tar -cf - fs/xfs) | tar -C plain -xf - &&
+	$S/diff.sh "$TRASH"/plain fs/xfs >want &&
+	grep -q "^-.*set_freezable" want && grep -q "^+.*FS_AUTOFREEZE" want &&
+	cp -a plain gt && (cd gt && git init -q && git add -A &&
+		git -c user.name=t -c user.email=t@t commit -qm base) &&
+	mkdir outer && (cd outer && git init -q) &&
+	cp -a plain outer/plain && cp -a gt outer/gt &&
+	for t in gt outer/plain outer/gt; do
+		$S/diff.sh "$TRASH"/$t fs/xfs >got &&
+		test_cmp want got || return 1
+	done &&
+	test -z "$(git -C gt status --porcelain)"
+'
+
 test_expect_success SPATCH "file names with spaces" '
 	fake_ktree xfs-xfsaild-6.1 sp &&
 	mv sp/fs/xfs/xfs_trans_ail.c "sp/fs/xfs/xfs trans ail.c" &&
