@@ -3,7 +3,8 @@
 #
 # t50-vfs: the core VFS series (make vfs) and the compile check (make
 # build-check) on copies of the Debian linux-source-6.1 and 6.12 trees;
-# with KTREE_COMPILE=1 also the rules by hand over all of fs/.
+# with KTREE_COMPILE=1 (or a list of versions) also the rules by hand
+# over all of fs/.
 #
 # Expensive part: one allmodconfig + prepare per version, then only the
 # objects the series touches, twice (baseline and patched).  The trees
@@ -77,6 +78,38 @@ edit_new()
 # $plain and $gitt.  Each is one && chain, so that any step can fail it
 # (set -e does not work inside test_expect_success).
 # shellcheck disable=SC2034 # used by the snippets
+# apply_compiles TREE O RESULT: make build-check of what vfs and apply
+# touched in TREE compiles every object with no new warning; its summary
+# line goes to RESULT.  For a test body.
+apply_compiles()
+{
+	local nobj
+	nobj=$(sort -u "$1/.autofreeze-touched" | grep -c "\.c$") &&
+	vmake build-check KTREE="$1" O="$2" >out 2>&1 &&
+	cat out &&
+	test "$(grep -c "^OK " out)" -eq "$nobj" &&
+	! grep -E "^(FAIL|NEW WARNINGS) " out &&
+	grep -q "^build-check.sh: $nobj objects, 0 new warnings, passed$" out &&
+	grep "^build-check.sh: .* objects, " out >"$3"
+}
+
+# test_rules_by_hand V TREE O: the rules by hand over all of fs/ of
+# TREE, on top of what is applied: every unit, also those the default
+# policy leaves.  KTREE_COMPILE=1 runs it for every version, a list
+# ("6.12 7.3", as CI sets it) for those.  TREE is configured and
+# prepared in O already.
+test_rules_by_hand()
+{
+	local v=$1 plain=$2 o=$3
+	test_lazy_prereq KTREE_COMPILE_${v/./_} "case \" \${KTREE_COMPILE:-} \" in \" 1 \" | *\" $v \"*) true ;; *) false ;; esac"
+	test_expect_success KTREE_COMPILE_${v/./_},KTREE_${1/./_} "$v: and every rule by hand over all of fs/: every touched object compiles, no new warning" '
+		O="$o" "$TESTS"/tools/real-kernel-compile.sh "$plain" >compile.log 2>&1;
+		rc=$?; grep -v "^OK " compile.log; test $rc -eq 0 &&
+		grep -q "^real-kernel-compile.sh: .* files, .* hunks by hand" compile.log &&
+		grep -q "objects, 0 new warnings, passed$" compile.log
+	'
+}
+
 run_version()
 {
 	local v=$1 src=$TOP/build/linux-source-$1
@@ -118,32 +151,36 @@ run_version()
 		done
 	'
 
-	test_expect_success $prereq "$v: build-check reports a new warning, a failed compile, and passes again" '
-		t=$plain/fs/super.c &&
-		cp -p "$t" super.c.patched &&
-		edit_new "$t" "/^int freeze_super(/,/^{/s/^{/{\n\tint t50_unused;/" &&
-		grep -q t50_unused "$t" &&
-		test_must_fail vmake build-check KTREE="$plain" O="$o" \
-			FILES=fs/super.c >out 2>&1 &&
-		cat out &&
-		grep -q "^NEW WARNINGS  fs/super.o$" out &&
-		grep -q "^    fs/super.c: warning: unused variable .t50_unused." out &&
-		grep -q "^build-check.sh: 1 objects, 1 new warnings, FAILED$" out &&
-		edit_new "$t" "s/int t50_unused;/int t50_unused = ;/" &&
-		test_must_fail vmake build-check KTREE="$plain" O="$o" \
-			FILES=fs/super.c >out 2>&1 &&
-		cat out &&
-		grep -q "^FAIL          fs/super.o$" out &&
-		cp -p super.c.patched super.c.new && mv -f super.c.new "$t" &&
-		vmake build-check KTREE="$plain" O="$o" FILES=fs/super.c >out 2>&1 &&
-		cat out &&
-		grep -q "^OK            fs/super.o" out &&
-		cmp super.c.patched "$t" &&
-		test_exit_code 2 env KTREE="$plain" KCONFIG=no-such-thing \
-			"$TOP"/scripts/build-check.sh 2>err &&
-		test "$(wc -l <err)" -eq 1 &&
-		grep -q "^build-check.sh: KCONFIG=no-such-thing" err
-	'
+	# build-check's own verdicts, once: they depend on no version.
+	if [ -z "${build_check_tested:-}" ]; then
+		build_check_tested=1
+		test_expect_success $prereq "$v: build-check reports a new warning, a failed compile, and passes again" '
+			t=$plain/fs/super.c &&
+			cp -p "$t" super.c.patched &&
+			edit_new "$t" "/^int freeze_super(/,/^{/s/^{/{\n\tint t50_unused;/" &&
+			grep -q t50_unused "$t" &&
+			test_must_fail vmake build-check KTREE="$plain" O="$o" \
+				FILES=fs/super.c >out 2>&1 &&
+			cat out &&
+			grep -q "^NEW WARNINGS  fs/super.o$" out &&
+			grep -q "^    fs/super.c: warning: unused variable .t50_unused." out &&
+			grep -q "^build-check.sh: 1 objects, 1 new warnings, FAILED$" out &&
+			edit_new "$t" "s/int t50_unused;/int t50_unused = ;/" &&
+			test_must_fail vmake build-check KTREE="$plain" O="$o" \
+				FILES=fs/super.c >out 2>&1 &&
+			cat out &&
+			grep -q "^FAIL          fs/super.o$" out &&
+			cp -p super.c.patched super.c.new && mv -f super.c.new "$t" &&
+			vmake build-check KTREE="$plain" O="$o" FILES=fs/super.c >out 2>&1 &&
+			cat out &&
+			grep -q "^OK            fs/super.o" out &&
+			cmp super.c.patched "$t" &&
+			test_exit_code 2 env KTREE="$plain" KCONFIG=no-such-thing \
+				"$TOP"/scripts/build-check.sh 2>err &&
+			test "$(wc -l <err)" -eq 1 &&
+			grep -q "^build-check.sh: KCONFIG=no-such-thing" err
+		'
+	fi
 
 	test_expect_success $prereq "$v: make vfs on the patched tree is a no-op" '
 		files=$(series_files "$v") &&
@@ -213,26 +250,12 @@ run_version()
 		vmake apply KTREE="$plain" DIR=fs >out 2>&1 &&
 		cat out &&
 		grep -q "converted" out &&
-		nobj=$(sort -u "$plain/.autofreeze-touched" | grep -c "\.c$") &&
-		vmake build-check KTREE="$plain" O="$o" >out 2>&1 &&
-		cat out &&
-		test "$(grep -c "^OK " out)" -eq "$nobj" &&
-		! grep -E "^(FAIL|NEW WARNINGS) " out &&
-		grep -q "^build-check.sh: $nobj objects, 0 new warnings, passed$" out &&
-		grep "^build-check.sh: .* objects, " out >"$TRASH/series-apply-$v"
+		apply_compiles "$plain" "$o" "$TRASH/series-apply-$v"
 	'
 	[ -f "$TRASH/series-apply-$v" ] &&
 		say "# $v series + apply DIR=fs: $(cat "$TRASH/series-apply-$v")"
 
-	# The rules by hand over all of fs/, on top: every unit, also those
-	# the default policy leaves (KTREE_COMPILE=1, as CI sets it).  The
-	# tree is configured and prepared already.
-	test_expect_success KTREE_COMPILE,$prereq "$v: and every rule by hand over all of fs/: every touched object compiles, no new warning" '
-		O="$o" "$TESTS"/tools/real-kernel-compile.sh "$plain" >compile.log 2>&1;
-		rc=$?; grep -v "^OK " compile.log; test $rc -eq 0 &&
-		grep -q "^real-kernel-compile.sh: .* files, .* hunks by hand" compile.log &&
-		grep -q "objects, 0 new warnings, passed$" compile.log
-	'
+	test_rules_by_hand "$v" "$plain" "$o"
 
 	test_expect_success $prereq "$v: clean up the scratch trees" '
 		rm -rf "$plain" "$gitt" "$o"
@@ -242,7 +265,7 @@ run_version()
 # Mainline (7.3): its own suspend freeze honours FS_POWER_FREEZE, so
 # make vfs has nothing to apply; make apply DIR=fs writes that flag, and
 # every object it touches compiles with no new warning.  With
-# KTREE_COMPILE=1, also every rule by hand over all of fs/.
+# KTREE_COMPILE, also every rule by hand over all of fs/.
 run_mainline()
 {
 	local v=$1 src=$TOP/build/linux-source-$1
@@ -261,22 +284,11 @@ run_mainline()
 		cat out &&
 		grep -q "converted .*; FS_POWER_FREEZE on " out &&
 		! grep -rq FS_AUTOFREEZE $(sed "s|^|$plain/|" "$plain/.autofreeze-touched") &&
-		nobj=$(sort -u "$plain/.autofreeze-touched" | grep -c "\.c$") &&
-		vmake build-check KTREE="$plain" O="$o" >out 2>&1 &&
-		cat out &&
-		test "$(grep -c "^OK " out)" -eq "$nobj" &&
-		! grep -E "^(FAIL|NEW WARNINGS) " out &&
-		grep -q "^build-check.sh: $nobj objects, 0 new warnings, passed$" out &&
-		grep "^build-check.sh: .* objects, " out >"$TRASH/apply-$v"
+		apply_compiles "$plain" "$o" "$TRASH/apply-$v"
 	'
 	[ -f "$TRASH/apply-$v" ] && say "# $v apply DIR=fs: $(cat "$TRASH/apply-$v")"
 
-	test_expect_success KTREE_COMPILE,$prereq "$v: and every rule by hand over all of fs/: every touched object compiles, no new warning" '
-		O="$o" "$TESTS"/tools/real-kernel-compile.sh "$plain" >compile.log 2>&1;
-		rc=$?; grep -v "^OK " compile.log; test $rc -eq 0 &&
-		grep -q "^real-kernel-compile.sh: .* files, .* hunks by hand" compile.log &&
-		grep -q "objects, 0 new warnings, passed$" compile.log
-	'
+	test_rules_by_hand "$v" "$plain" "$o"
 
 	test_expect_success $prereq "$v: clean up the scratch trees" '
 		rm -rf "$plain" "$o"
