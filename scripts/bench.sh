@@ -143,7 +143,7 @@ for t in "${trees[@]}"; do
 	# writes into them), as a user would run make vfs first.
 	IFS=$'\t' read -r _ state flag _ < <("$AF" optin "$tree")
 	if [ "$state" = series ]; then
-		cp -al "$tree" "$s/tree" 2>/dev/null || cp -a "$tree" "$s/tree"
+		ktree_link_copy "$tree" "$s/tree"
 		"$TOP/scripts/vfs.sh" "$s/tree" >"$s/vfs.log" 2>&1 ||
 			{ echo "$prog: $tname: make vfs failed: $(tail -n 1 "$s/vfs.log")" >&2; exit 1; }
 		tree=$s/tree

@@ -131,6 +131,8 @@ test_lazy_prereq KTREE_6_1 'test -f "$TOP/build/linux-source-6.1/Makefile"'
 test_lazy_prereq KTREE_6_12 'test -f "$TOP/build/linux-source-6.12/Makefile"'
 test_lazy_prereq KTREE_7_3 'test -f "$TOP/build/linux-source-7.3/Makefile"'
 
+. "$TOP/scripts/lib/ktree.sh"	# ktree_link_copy
+
 # target_tree V: the Debian linux-source-V tree as make diff and apply
 # take it: with our core series applied where the tree needs it (a
 # hard-linked copy in $TRASH, made once per script; vfs.sh and apply
@@ -143,8 +145,7 @@ target_tree()
 		return
 	fi
 	if [ ! -f "$dest/.vfs-done" ]; then
-		rm -rf "$dest"
-		cp -al "$src" "$dest" 2>/dev/null || { rm -rf "$dest" && cp -a "$src" "$dest"; }
+		ktree_link_copy "$src" "$dest" &&
 		"$TOP"/scripts/vfs.sh "$dest" >/dev/null && : >"$dest/.vfs-done" || return 1
 	fi
 	echo "$dest"

@@ -17,8 +17,7 @@
 # copy_tree SRC DEST: a cheap copy of a kernel tree.
 copy_tree()
 {
-	rm -rf "$2"
-	cp -al "$1" "$2" 2>/dev/null || { rm -rf "$2" && cp -a "$1" "$2"; }
+	ktree_link_copy "$1" "$2"
 }
 
 # git_tree SRC V DEST: the files of SRC the series for V touches, with

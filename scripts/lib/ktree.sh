@@ -8,6 +8,15 @@
 
 AF=$TOP/scripts/autofreeze
 
+# ktree_link_copy SRC DEST: a cheap copy of kernel tree SRC, hard links
+# where the file system allows (vfs.sh, apply.sh, build-check.sh and git
+# replace files, never write into them), else a plain copy.
+ktree_link_copy()
+{
+	rm -rf "$2"
+	cp -al "$1" "$2" 2>/dev/null || { rm -rf "$2" && cp -a "$1" "$2"; }
+}
+
 # driver_args "$@": a driver's KTREE DIR arguments, checked.
 driver_args()
 {
