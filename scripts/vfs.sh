@@ -56,9 +56,9 @@ kver=$version.$patchlevel
 
 # A tree whose own suspend freeze honours an opt-in flag (mainline's
 # filesystems_freeze() and FS_POWER_FREEZE) needs no series.
-IFS=$'\t' read -r _ state flag how < <("$AF" optin "$ktree") || true
+IFS=$'\t' read -r _ state flag func where _ < <("$AF" optin "$ktree") || true
 if [ "${state:-}" = tree ] && [ "$flag" != FS_AUTOFREEZE ]; then
-	echo "$prog: $ktree needs no VFS series: its own suspend freeze, ${how#frozen on suspend and hibernation by }, freezes the types that carry $flag, which make apply adds"
+	echo "$prog: $ktree needs no VFS series: its own suspend freeze, $func() ($where), freezes the types that carry $flag, which make apply adds"
 	exit 0
 fi
 

@@ -256,35 +256,35 @@ test_expect_success "the suspend freeze is read from the tree, else the series: 
 test_expect_success "plan names the tree's opt-in: optin tree, series or none" '
 	cp -r "$H/ktree" oi &&
 	"$AF" plan oi fs/xfs | head -n 1 >out &&
-	printf "optin	tree	FS_AUTOFREEZE	frozen on suspend and hibernation by fs_suspend_freeze_sb() (patches/linux-6.1/)
+	printf "optin	tree	FS_AUTOFREEZE	fs_suspend_freeze_sb	patches/linux-6.1/	frozen on suspend and hibernation by fs_suspend_freeze_sb() (patches/linux-6.1/)
 " >want &&
 	test_cmp want out &&
 	sed -i "/FS_AUTOFREEZE/d" oi/include/linux/fs.h &&
 	"$AF" plan oi fs/xfs | head -n 1 >out &&
-	printf "optin	series	FS_AUTOFREEZE	frozen on suspend and hibernation by fs_suspend_freeze_sb() once make vfs applies patches/linux-6.1/
+	printf "optin	series	FS_AUTOFREEZE	fs_suspend_freeze_sb	patches/linux-6.1/	frozen on suspend and hibernation by fs_suspend_freeze_sb() once make vfs applies patches/linux-6.1/
 " >want &&
 	test_cmp want out &&
 	sed -i "s/^PATCHLEVEL = 1\$/PATCHLEVEL = 3/; s/^VERSION = 6\$/VERSION = 7/" oi/Makefile &&
 	"$AF" plan oi fs/xfs | head -n 1 >out &&
-	printf "optin	none	-	fs/super.c has no suspend freeze (filesystems_freeze_callback() or fs_suspend_freeze_sb()), and autofreeze ships no core series for Linux 7.3
+	printf "optin	none	-	-	-	fs/super.c has no suspend freeze (filesystems_freeze_callback() or fs_suspend_freeze_sb()), and autofreeze ships no core series for Linux 7.3
 " >want &&
 	test_cmp want out &&
 	printf "%s
 " "static void filesystems_freeze_callback(struct super_block *sb, void *freeze_all_ptr)" "{" 		"	if (!sb->s_op->freeze_fs && !sb->s_op->freeze_super)" "		return;" 		"	if (!freeze_all_ptr && !(sb->s_type->fs_flags & FS_POWER_FREEZE))" "		return;" 		"	if (sb->s_op->freeze_super)" "		sb->s_op->freeze_super(sb, FREEZE_EXCL | FREEZE_HOLDER_KERNEL, p);" 		"	else" "		freeze_super(sb, FREEZE_EXCL | FREEZE_HOLDER_KERNEL, p);" "}" >oi/fs/super.c &&
 	"$AF" plan oi fs/xfs | head -n 1 >out &&
-	printf "optin	none	-	filesystems_freeze_callback() tests FS_POWER_FREEZE, which include/linux/fs.h does not define
+	printf "optin	none	-	-	-	filesystems_freeze_callback() tests FS_POWER_FREEZE, which include/linux/fs.h does not define
 " >want &&
 	test_cmp want out &&
 	echo "#define FS_POWER_FREEZE		256	/* Always freeze on suspend/hibernate */" >>oi/include/linux/fs.h &&
 	"$AF" plan oi fs/xfs >plan &&
 	head -n 1 plan >out &&
-	printf "optin	tree	FS_POWER_FREEZE	frozen on suspend and hibernation by filesystems_freeze_callback() (fs/super.c)
+	printf "optin	tree	FS_POWER_FREEZE	filesystems_freeze_callback	fs/super.c	frozen on suspend and hibernation by filesystems_freeze_callback() (fs/super.c)
 " >want &&
 	test_cmp want out &&
 	grep -q "^unit	fs/xfs	eligible	.*: filesystems_freeze_callback() -> freeze_super() -> .freeze_fs (fs/super.c)\$" plan &&
 	sed -i "s/!freeze_all_ptr &&/freeze_all_ptr \&\&/" oi/fs/super.c &&
 	"$AF" plan oi fs/xfs | head -n 1 >out &&
-	printf "optin	none	-	filesystems_freeze_callback() tests FS_POWER_FREEZE, but freezes every type, whether it carries it or not
+	printf "optin	none	-	-	-	filesystems_freeze_callback() tests FS_POWER_FREEZE, but freezes every type, whether it carries it or not
 " >want &&
 	test_cmp want out
 '

@@ -150,10 +150,12 @@
  *	freezer uses left: FILE:LINE:COL API;..." (the first three).
  *
  * autofreeze optin KTREE
- *	The plan's first line alone: "optin STATE FLAG TEXT", the opt-in
- *	flag KTREE's suspend freeze honours and what freezes a type that
- *	carries it; STATE is tree, series (our core series for its
- *	version, not applied yet: make vfs) or none (FLAG "-", TEXT why).
+ *	The plan's first line alone: "optin STATE FLAG FUNC WHERE TEXT",
+ *	the opt-in flag KTREE's suspend freeze honours, the function that
+ *	freezes a type that carries it and the file or series it is in,
+ *	then all that as a sentence; STATE is tree, series (our core series
+ *	for its version, not applied yet: make vfs) or none (FLAG, FUNC and
+ *	WHERE "-", TEXT why).
  *
  * autofreeze report [-f text|json] PLAN FLAGS UNPARSED RULES SCAN
  *	The report: every use of SCAN (scan of KTREE's DIR) converted,

@@ -269,11 +269,11 @@ void print_optin(const struct freeze_path *fp)
 	};
 
 	if (fp->state == FREEZE_NONE) {
-		printf("optin\tnone\t-\t%s\n", fp->why);
+		printf("optin\tnone\t-\t-\t-\t%s\n", fp->why);
 		return;
 	}
-	printf("optin\t%s\t%s\tfrozen on suspend and hibernation by %s()",
-	       states[fp->state], fp->flag, fp->func);
+	printf("optin\t%s\t%s\t%s\t%s\tfrozen on suspend and hibernation by %s()",
+	       states[fp->state], fp->flag, fp->func, fp->where, fp->func);
 	if (fp->state == FREEZE_SERIES)
 		printf(" once make vfs applies %s\n", fp->where);
 	else

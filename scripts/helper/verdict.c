@@ -57,7 +57,7 @@ struct plan_unit {
 struct plan {
 	VEC(struct plan_unit) units;
 	bool force;			/* "option force": FORCE=1 */
-	/* "optin STATE FLAG TEXT": what freezes a flagged type */
+	/* "optin STATE FLAG FUNC WHERE TEXT": what freezes a flagged type */
 	char *optin_state, *optin_flag, *optin_text;
 };
 
@@ -247,17 +247,17 @@ static void plan_read(const char *path, struct plan *p)
 
 	memset(p, 0, sizeof(*p));
 	for (i = 0; i < lines.n; i++) {
-		char *f[5];
-		size_t n = split_tabs(lines.v[i], f, 5);
+		char *f[6];
+		size_t n = split_tabs(lines.v[i], f, 6);
 		struct plan_unit *u;
 
 		if (n == 2 && !strcmp(f[0], "option") &&
 		    !strcmp(f[1], "force"))
 			p->force = true;
-		if (n == 4 && !strcmp(f[0], "optin") && !p->optin_state) {
+		if (n == 6 && !strcmp(f[0], "optin") && !p->optin_state) {
 			p->optin_state = xstrdup(f[1]);
 			p->optin_flag = xstrdup(f[2]);
-			p->optin_text = xstrdup(f[3]);
+			p->optin_text = xstrdup(f[5]);
 			continue;
 		}
 		if (n < 3)

@@ -53,11 +53,11 @@ if [ -z "${REPORT:-}" ]; then
 	case $optin in
 	tree) ;;
 	series)
-		echo "$prog: $KTREE does not define $flag yet: run make vfs KTREE=$KTREE first, which applies $(plan_optin "$out/plan" 4 | sed 's/.* applies //') (nothing changed)" >&2
+		echo "$prog: $KTREE does not define $flag yet: run make vfs KTREE=$KTREE first, which applies $(plan_optin "$out/plan" 5) (nothing changed)" >&2
 		exit 2 ;;
 	*)
 		if [ -z "$force" ]; then
-			echo "$prog: $KTREE: nothing would freeze a converted filesystem on suspend: $(plan_optin "$out/plan" 4) (FORCE=1 converts without a flag; nothing changed)" >&2
+			echo "$prog: $KTREE: nothing would freeze a converted filesystem on suspend: $(plan_optin "$out/plan" 6) (FORCE=1 converts without a flag; nothing changed)" >&2
 			exit 2
 		fi ;;
 	esac

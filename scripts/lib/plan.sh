@@ -31,8 +31,9 @@ plan_twins()
 }
 
 # plan_optin PLAN COL: column COL of PLAN's optin line: 2 the state
-# (tree, series or none), 3 the flag the conversion adds, 4 what freezes
-# a flagged type (or, for none, why nothing does).
+# (tree, series or none), 3 the flag the conversion adds, 4 the function
+# that freezes a flagged type, 5 the file or series it is in ("-" for
+# none), 6 all that as a sentence (or, for none, why nothing freezes).
 plan_optin()
 {
 	plan_lines "$1" optin "$2" | head -n 1
