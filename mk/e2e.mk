@@ -2,11 +2,11 @@
 #
 # The runtime proof: a patched and an unpatched (control) kernel of
 # Debian's linux-source-KVER, booted under qemu through suspend cycles.
-#   make e2e [KVER=6.1|6.12]
+#   make e2e [KVER=6.1|6.12|7.3]
 
 KVER ?= 6.1
 
-## e2e: patched + control kernels of KVER (6.1, 6.12) through suspend under qemu (build/e2e/)
+## e2e: converted + control kernels of KVER (6.1, 6.12, 7.3) through suspend under qemu (build/e2e/)
 .PHONY: e2e
 e2e:
 	@J="$(J)" $(TOP)/scripts/e2e.sh "$(KVER)"

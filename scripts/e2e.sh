@@ -2,28 +2,41 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # e2e.sh: prove the conversion at runtime.  Build two kernels of the same
-# minimal config from the Debian linux-source-KVER tarball, one with the
-# core VFS series and `make apply DIR=fs` (patched) and one without
-# (control), boot each under qemu with ext4, xfs and btrfs disks, run
-# tests/e2e/guest-init.sh in the guest, and judge its report with
-# e2e-check.sh.  The patched kernel must pass every check; the control
-# must fail, and only the checks for the VFS freeze, so that the test is
-# known to be able to fail.
+# minimal config from the Debian linux-source-KVER tarball, one converted
+# (patched) and one as Debian ships it (control), boot each under qemu
+# with ext4, xfs and btrfs disks, run tests/e2e/guest-init.sh in the
+# guest, and judge its report with e2e-check.sh.  The patched kernel must
+# pass every check; the control must fail, and only the checks for the
+# VFS freeze, so that the test is known to be able to fail.
 #
-#   e2e.sh KVER                       (6.1 or 6.12)
+#   e2e.sh KVER                       (6.1, 6.12 or 7.3)
+#
+# Where autofreeze has a core VFS series for KVER (patches/linux-KVER/),
+# the patched kernel is `make vfs` and `make apply DIR=fs`, and the
+# series' own "<type> (<dev>): freezing" lines show each freeze.  Where
+# the tree's own suspend freeze honours a flag (mainline's
+# filesystems_freeze() and FS_POWER_FREEZE), it is `make apply DIR=fs`
+# alone; that freeze prints nothing, so both kernels get kprobe events
+# (tests/e2e/kernel-kprobes.config) and the guest reads each
+# filesystem's ->freeze_fs and ->unfreeze_fs back from tracefs.
 #
 # Environment:
-#   E2E_ROLES    which kernels to run, default "patched control"
+#   E2E_ROLES    which kernels to run, default "control patched"
 #   E2E_CYCLES   suspend cycles per pm_test level (default 2)
 #   E2E_TIMEOUT  seconds a guest may run before it is killed (default 300)
 #   E2E_ACCEL    qemu accelerator, tcg (default) or kvm
 #   J            parallel jobs for the kernel build (default: nproc)
 #
-# Everything lands under build/e2e/linux-KVER/<role>/: src/ and obj/ (the
-# tree and its O= build), console.log (serial console), report.log (what
-# the guest reported), dmesg.txt, check.txt (the verdict).  A kernel is
-# rebuilt only when what it is built from (tarball, config fragment,
-# series, rules, scripts) changed.
+# Everything lands under build/e2e/linux-KVER/<role>/: src/ and src/obj/
+# (the tree and its O= build), console.log (serial console), report.log
+# (what the guest reported), dmesg.txt, check.txt (the verdict).  A kernel
+# is rebuilt only when what it is built from (tarball, config fragments,
+# series, rules, scripts) changed.  The control is built first, and the
+# patched kernel starts from a copy of its tree and build, so that only
+# what make vfs and make apply changed is compiled again.  Both are built
+# in the same place, build/e2e/linux-KVER/tree, and moved to their role
+# afterwards: objtool's build records absolute paths, and every object
+# depends on objtool, so a copy built elsewhere would compile it all.
 #
 # Exit status: 0 the patched kernel passed and the control failed as it
 # must, 1 otherwise, 2 bad input or missing tools.
@@ -44,20 +57,32 @@ die()
 	exit 2
 }
 
-[ $# -eq 1 ] || die "usage: $prog KVER (6.1 or 6.12)"
+[ $# -eq 1 ] || die "usage: $prog KVER (6.1, 6.12 or 7.3)"
 kver=$1
 case $kver in
-*[!0-9.]* | "") die "KVER '$kver': not a kernel version (6.1 or 6.12)" ;;
+*[!0-9.]* | "") die "KVER '$kver': not a kernel version (6.1, 6.12 or 7.3)" ;;
 esac
 tarball=/usr/src/linux-source-$kver.tar.xz
-[ -f "$tarball" ] || die "no $tarball (make deps installs linux-source-6.1 and linux-source-6.12)"
-[ -d "$TOP/patches/linux-$kver" ] || die "no VFS series for Linux $kver in patches/"
+[ -f "$tarball" ] || die "no $tarball (make deps installs linux-source-6.1, 6.12 and 7.3)"
+# series: our core VFS series, then make apply; mainline: make apply on
+# the tree's own freeze, which make apply checks is there.
+if [ -d "$TOP/patches/linux-$kver" ]; then
+	freeze=series
+else
+	freeze=mainline
+fi
 
-roles=${E2E_ROLES:-patched control}
-for r in $roles; do
+roles=
+for r in ${E2E_ROLES:-control patched}; do
 	case $r in
 	patched | control) ;;
 	*) die "E2E_ROLES: '$r' is not patched or control" ;;
+	esac
+done
+# The control first: the patched kernel is built on a copy of its build.
+for r in control patched; do
+	case " ${E2E_ROLES:-control patched} " in
+	*" $r "*) roles="$roles $r" ;;
 	esac
 done
 cycles=${E2E_CYCLES:-2}
@@ -88,9 +113,12 @@ if LC_ALL=C readelf -l "$busybox" 2>/dev/null | grep -q 'INTERP'; then
 	die "$busybox: not statically linked (make deps installs busybox-static)"
 fi
 
-fragment=$TOP/tests/e2e/kernel.config
+fragments=("$TOP/tests/e2e/kernel.config")
+[ $freeze = series ] || fragments+=("$TOP/tests/e2e/kernel-kprobes.config")
 guest_init=$TOP/tests/e2e/guest-init.sh
 work=$BUILD/e2e/linux-$kver
+# Where each kernel is built, before it moves to its role's directory.
+tree=$work/tree
 mkdir -p "$work"
 
 # What a role's kernel is built from; a change to any of it rebuilds.
@@ -99,69 +127,88 @@ inputs()
 	local role=$1
 	{
 		echo "tarball $(stat -c '%s %Y' "$tarball")"
-		sha256sum "$fragment"
+		sha256sum "${fragments[@]}"
 		# What make vfs and make apply run, for the patched kernel.
 		if [ "$role" = patched ]; then
-			sha256sum "$TOP"/patches/linux-"$kver"/*.patch \
-				"$TOP"/cocci/*.cocci "$TOP"/scripts/helper/*.[ch] \
-				"$TOP"/scripts/{vfs,apply}.sh "$TOP"/scripts/lib/{convert,ktree}.sh
+			[ $freeze = mainline ] ||
+				sha256sum "$TOP"/patches/linux-"$kver"/*.patch
+			sha256sum "$TOP"/cocci/*.cocci "$TOP"/scripts/helper/*.[ch] \
+				"$TOP"/policy/* \
+				"$TOP"/scripts/{vfs,apply}.sh \
+				"$TOP"/scripts/lib/{convert,ktree,plan}.sh
 		fi
 	} | sed "s|$TOP/||"
 }
 
-# Every option of the fragment must be in the final .config: allnoconfig
+# Every option of the fragments must be in the final .config: allnoconfig
 # drops, silently, an option whose dependencies are not met.
 check_config()
 {
 	local config=$1 missing
-	missing=$(grep '^CONFIG_' "$fragment" | while read -r opt; do
+	missing=$(grep -h '^CONFIG_' "${fragments[@]}" | while read -r opt; do
 		grep -qxF "$opt" "$config" || printf ' %s' "$opt"
 	done)
 	[ -z "$missing" ] || {
-		say "tests/e2e/kernel.config: not in the built config:$missing"
+		say "${fragments[*]#"$TOP"/}: not in the built config:$missing"
 		return 1
 	}
+}
+
+# built ROLE: ROLE's kernel is there, built from what it would be now.
+built()
+{
+	[ -f "$work/$1/src/obj/arch/x86/boot/bzImage" ] &&
+		inputs "$1" | cmp -s - "$work/$1/inputs"
 }
 
 build_kernel()
 {
 	local role=$1 dir=$work/$1 start
 	start=$(date +%s)
-	if [ -f "$dir/obj/arch/x86/boot/bzImage" ] &&
-		inputs "$role" | cmp -s - "$dir/inputs"; then
+	if built "$role"; then
 		say "linux $kver $role: kernel up to date"
 		return 0
 	fi
-	rm -rf "$dir"
+	rm -rf "$dir" "$tree"
 	mkdir -p "$dir"
-	say "linux $kver $role: unpacking ${tarball##*/}"
-	tar -C "$dir" -xJf "$tarball"
-	mv "$dir/linux-source-$kver" "$dir/src"
-	if [ "$role" = patched ]; then
+	if [ "$role" = patched ] && built control; then
+		say "linux $kver $role: copying the control's tree and build"
+		cp -a "$work/control/src" "$tree"
+	else
+		say "linux $kver $role: unpacking ${tarball##*/}"
+		tar -C "$work" -xJf "$tarball"
+		mv "$work/linux-source-$kver" "$tree"
+	fi
+	if [ "$role" = patched ] && [ $freeze = series ]; then
 		say "linux $kver $role: core VFS series (make vfs)"
-		"$TOP/scripts/vfs.sh" "$dir/src" > "$dir/vfs.log" 2>&1 || {
+		"$TOP/scripts/vfs.sh" "$tree" > "$dir/vfs.log" 2>&1 || {
 			say "make vfs failed, see ${dir#"$TOP"/}/vfs.log"
 			return 1
 		}
+	fi
+	if [ "$role" = patched ]; then
 		say "linux $kver $role: make apply DIR=fs"
-		make -s -C "$TOP" apply KTREE="$dir/src" DIR=fs \
+		make -s -C "$TOP" apply KTREE="$tree" DIR=fs \
 			> "$dir/apply.log" 2>&1 || {
-			say "make apply failed, see ${dir#"$TOP"/}/apply.log"
+			say "make apply failed, see ${dir#"$TOP"/}/apply.log:"
+			grep -v '^make' "$dir/apply.log" | tail -n 3 >&2
 			return 1
 		}
 	fi
 	say "linux $kver $role: building bzImage (J=$jobs, log in ${dir#"$TOP"/}/build.log)"
 	{
-		make -C "$dir/src" O="$dir/obj" allnoconfig \
-			KCONFIG_ALLCONFIG="$fragment" &&
-		make -C "$dir/src" O="$dir/obj" -j"$jobs" bzImage
+		cat "${fragments[@]}" > "$dir/allconfig" &&
+		make -C "$tree" O=obj allnoconfig \
+			KCONFIG_ALLCONFIG="$dir/allconfig" &&
+		make -C "$tree" O=obj -j"$jobs" bzImage
 	} > "$dir/build.log" 2>&1 || {
 		say "linux $kver $role: kernel build failed, from ${dir#"$TOP"/}/build.log:"
 		grep -m 10 -E 'error:|\*\*\*' "$dir/build.log" >&2 ||
 			tail -n 10 "$dir/build.log" >&2
 		return 1
 	}
-	check_config "$dir/obj/.config" || return 1
+	check_config "$tree/obj/.config" || return 1
+	mv "$tree" "$dir/src"
 	inputs "$role" > "$dir/inputs"
 	say "linux $kver $role: built in $(($(date +%s) - start)) s"
 }
@@ -181,7 +228,7 @@ make_initramfs()
 	slink /bin/sh busybox 777 0 0
 	file /init $guest_init 755 0 0
 	EOF
-	"$dir/obj/usr/gen_init_cpio" "$dir/initramfs.list" > "$dir/initramfs.cpio"
+	"$dir/src/obj/usr/gen_init_cpio" "$dir/initramfs.list" > "$dir/initramfs.cpio"
 }
 
 # Fresh disks for every boot, as sparse files: the guest writes to them.
@@ -216,7 +263,7 @@ boot()
 	# Serial 0 is the console, serial 1 the guest's report.
 	timeout "$timeout_s" "$qemu" "${qaccel[@]}" -smp 2 -m 1024 \
 		-nographic -monitor none -no-reboot \
-		-kernel "$dir/obj/arch/x86/boot/bzImage" \
+		-kernel "$dir/src/obj/arch/x86/boot/bzImage" \
 		-initrd "$dir/initramfs.cpio" \
 		-append "console=ttyS0 panic=-1 no_console_suspend suspend.pm_test_delay=1 e2e.cycles=$cycles" \
 		"${drives[@]}" \

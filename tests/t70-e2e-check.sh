@@ -4,8 +4,10 @@
 # The e2e verdict, without qemu: scripts/lib/e2e-check.sh on guest reports
 # recorded from real runs (tests/e2e/samples/, one patched and one
 # control per kernel version), and on copies of a passing report with
-# one thing broken each, as a broken series would break it.  Also
-# e2e.sh's answers to bad input.
+# one thing broken each, as a broken series would break it.  7.3's
+# reports carry the freezes as traced returns of ->freeze_fs and
+# ->unfreeze_fs rather than the series' kernel log lines.  Also e2e.sh's
+# answers to bad input.
 # test-run: light
 
 . "$(dirname "$0")/lib.sh"
@@ -13,7 +15,7 @@
 CHECK=$TOP/scripts/lib/e2e-check.sh
 SAMPLES=$TESTS/e2e/samples
 
-for v in 6.1 6.12; do
+for v in 6.1 6.12 7.3; do
 	pass=$SAMPLES/linux-$v-patched.report
 	ctl=$SAMPLES/linux-$v-control.report
 
@@ -79,10 +81,40 @@ broken_case "the guest stopped half way" guest \
 broken_case "the guest reported an error" guest \
 	's/^e2e: remounted$/e2e: error remount btrfs failed/'
 
+# Mainline's suspend freeze prints nothing: 7.3's report carries each
+# ->freeze_fs and ->unfreeze_fs return as a kprobe event in the trace.
+pass=$SAMPLES/linux-7.3-patched.report
+
+test_expect_success "linux 7.3: the user's own fsfreeze, traced outside the cycles, is not a suspend freeze" '
+	grep -q "fsfreeze-[0-9]* .*: freeze_xfs: " $pass &&
+	$CHECK $pass >out && grep -q "^ok cycle 5 (freezer, xfs user-frozen): froze btrfs (vdc), ext4 (vda)\$" out
+'
+
+broken_case "a traced ->freeze_fs was missing" fs-freeze \
+	'0,/: freeze_xfs: /{/: freeze_xfs: /d}'
+broken_case "a traced ->unfreeze_fs came in the wrong order" fs-freeze \
+	'0,/: thaw_ext4: /s/: thaw_ext4: /: thaw_btrfs: /'
+broken_case "a traced ->freeze_fs returned an error" suspend \
+	'0,/: freeze_ext4: .* ret=0$/s/\(: freeze_ext4: .* ret=\)0$/\1-16/'
+broken_case "the guest ran with /sys/power/freeze_filesystems at 1" guest \
+	's/^e2e: freeze_filesystems 0$/e2e: freeze_filesystems 1/'
+broken_case "the kprobes were set but no trace came back" guest \
+	'/^e2e: trace begin$/,/^e2e: trace end$/d'
+broken_case "suspend thawed a filesystem it had not frozen" fs-freeze \
+	'/^e2e: dmesg end$/i [   13.4] WARNING: fs/super.c:2157 at thaw_super_locked+0x2ac/0x2c0, CPU#0: init/1\n[   13.4] Call Trace:'
+
+test_expect_success "linux 7.3: that warning is the control's, and not counted again as a splat" '
+	ctl=$SAMPLES/linux-7.3-control.report &&
+	grep -q "WARNING: .* at thaw_super_locked+" $ctl &&
+	$CHECK $ctl >out; cat out;
+	grep -q "^FAIL \[fs-freeze\] suspend thawed a filesystem it had not frozen: WARNING: " out &&
+	! grep -q "^FAIL \[suspend\]" out
+'
+
 test_expect_success "a splat on the console only (guest never dumped dmesg) fails [suspend]" '
 	printf "[    9.9] BUG: kernel NULL pointer dereference, address: 0000000000000008\n" >console &&
 	{ $CHECK $pass console >out; rc=$?; cat out; test $rc -eq 1; } &&
-	grep -q "^FAIL \[suspend\] kernel log: BUG: kernel NULL pointer" out
+	grep -q "^FAIL \[suspend\] console: BUG: kernel NULL pointer" out
 '
 
 test_expect_success "a splat in both dmesg and console is reported once" '

@@ -7,19 +7,30 @@
 #   e2e-check.sh REPORT [CONSOLE]
 #
 # REPORT is the guest's "e2e:" lines with its kernel log between
-# "e2e: dmesg begin" and "e2e: dmesg end"; CONSOLE, when given, is also
-# searched for splats (it has what a guest that never finished printed).
+# "e2e: dmesg begin" and "e2e: dmesg end", and, where the guest watched
+# ->freeze_fs and ->unfreeze_fs with kprobe events (a kernel whose suspend
+# freeze prints nothing, as mainline's), the trace between "e2e: trace
+# begin" and "e2e: trace end"; CONSOLE, when given, is also searched for
+# splats (it has what a guest that never finished printed).
 #
 # Prints one line per check, "ok <check>" or "FAIL [<class>] <check>:
 # <what was seen>", then a summary line.  The classes:
-#   fs-freeze  the kernel's "<type> (<id>): freezing"/"thawing" lines are
-#              missing, or in the wrong order (all an unpatched kernel
-#              gets wrong, which is what the control run relies on)
-#   suspend    a suspend cycle failed, or the kernel logged a splat
+#   fs-freeze  the kernel's "<type> (<id>): freezing"/"thawing" lines, or
+#              the traced returns of each type's ->freeze_fs and
+#              ->unfreeze_fs, are missing or in the wrong order (all an
+#              unpatched kernel gets wrong, which is what the control run
+#              relies on), or suspend's thaw met a filesystem its
+#              freeze had passed over (mainline's filesystems_thaw() warns
+#              in thaw_super_locked() for a user-frozen filesystem that
+#              does not carry the flag)
+#   suspend    a suspend cycle failed, a ->freeze_fs or ->unfreeze_fs
+#              returned an error, or the kernel logged a splat
 #   data       writers stopped, or data read back wrong
 #   user       a filesystem frozen by the user was thawed by suspend,
 #              or another one was left frozen
-#   guest      the guest did not run the scenario to its end
+#   guest      the guest did not run the scenario to its end, or ran it
+#              with /sys/power/freeze_filesystems set (which freezes every
+#              filesystem, flagged or not)
 #
 # Exit status: 0 every check passed, 1 some check failed, 2 bad input.
 
@@ -86,19 +97,70 @@ function splat(line) {
 	       line ~ /suspend debug: .* failed/
 }
 
-BEGIN { in_dmesg = 0; nmount = 0; ncycle = 0 }
+# A freeze or thaw seen in cycle cur: what is "freezing" or "thawing".
+function saw(fs, what) {
+	if (cur == "")
+		return
+	if (what == "freezing")
+		frz[cur] = append(frz[cur], fs)
+	else if (what == "thawing")
+		thw[cur] = append(thw[cur], fs)
+}
+# The first "Call Trace:" after a warning that is not a splat of its own
+# belongs to that warning.
+function add_splat(line, where) {
+	if (line in dsplat)
+		return
+	dsplat[line] = 1
+	if (line ~ /^WARNING: .* at thaw_super_locked\+/) {
+		thaw_warn = line
+		own_trace = 1
+		return
+	}
+	if (own_trace && line ~ /Call Trace:/) {
+		own_trace = 0
+		return
+	}
+	nsplat++
+	if (nsplat <= 5)
+		splats[nsplat] = where ": " line
+}
+
+BEGIN { in_dmesg = 0; in_trace = 0; nmount = 0; ncycle = 0 }
 
 /^e2e: dmesg begin$/ { in_dmesg = 1; have_dmesg = 1; next }
-/^e2e: dmesg end$/ { in_dmesg = 0; next }
+/^e2e: dmesg end$/ { in_dmesg = 0; cur = ""; next }
+/^e2e: trace begin$/ { in_trace = 1; have_trace = 1; next }
+/^e2e: trace end$/ { in_trace = 0; cur = ""; next }
+
+# "<task>-<pid> [cpu] flags time: tracing_mark_write: e2e-mark: ..." and
+# "... time: freeze_xfs: (freeze_super+0x../0x.. <- xfs_fs_freeze) ret=0"
+in_trace {
+	if (match($0, /: tracing_mark_write: e2e-mark: cycle [0-9]+ [a-z]+ (begin|end)$/)) {
+		n = split(substr($0, RSTART), w, " ")
+		cur = (w[n] == "begin") ? w[5] : ""
+		next
+	}
+	if (!match($0, /: (freeze|thaw)_[a-z0-9]+: \(/))
+		next
+	ev = substr($0, RSTART + 2, RLENGTH - 5)
+	op = substr(ev, 1, index(ev, "_") - 1)
+	fs = substr(ev, index(ev, "_") + 1)
+	fs = fs " (" (fs in dev_of ? dev_of[fs] : "?") ")"
+	ret = $0
+	sub(/.* ret=/, "", ret)
+	if (ret != "0") {
+		add_splat(fs ": ->" (op == "freeze" ? "freeze_fs" : "unfreeze_fs") " returned " ret, "trace")
+		next
+	}
+	saw(fs, op == "freeze" ? "freezing" : "thawing")
+	next
+}
 
 in_dmesg {
 	line = strip_time($0)
-	if (splat(line)) {
-		dsplat[line] = 1
-		nsplat++
-		if (nsplat <= 5)
-			splats[nsplat] = line
-	}
+	if (splat(line))
+		add_splat(line, "kernel log")
 	if (line ~ /^e2e-mark: cycle [0-9]+ [a-z]+ begin$/) {
 		split(line, w, " ")
 		cur = w[3]
@@ -108,14 +170,8 @@ in_dmesg {
 		cur = ""
 		next
 	}
-	if (cur != "" && match(line, /^[a-z0-9_]+ \([^)]*\): /)) {
-		fs = substr(line, 1, RLENGTH - 2)
-		what = substr(line, RLENGTH + 1)
-		if (what == "freezing")
-			frz[cur] = append(frz[cur], fs)
-		else if (what == "thawing")
-			thw[cur] = append(thw[cur], fs)
-	}
+	if (match(line, /^[a-z0-9_]+ \([^)]*\): /))
+		saw(substr(line, 1, RLENGTH - 2), substr(line, RLENGTH + 1))
 	next
 }
 
@@ -125,7 +181,9 @@ in_dmesg {
 /^begin / { begun = 1; kernel = $2 }
 /^end$/ { ended = 1 }
 /^error / { errors[++nerror] = $0 }
-/^mount / { mounted[++nmount] = $3 " (" $4 ")"; mtype[nmount] = $3 }
+/^mount / { mounted[++nmount] = $3 " (" $4 ")"; mtype[nmount] = $3; dev_of[$3] = $4 }
+/^kprobes / { kprobes = 1 }
+/^freeze_filesystems / { knob[++nknob] = $2 }
 /^cycle / {
 	k = $2
 	cycles[++ncycle] = k
@@ -167,12 +225,8 @@ END {
 		while ((getline cl < console) > 0) {
 			gsub(/\r/, "", cl)
 			cl = strip_time(cl)
-			if (splat(cl) && !(cl in dsplat)) {
-				dsplat[cl] = 1
-				nsplat++
-				if (nsplat <= 5)
-					splats[nsplat] = cl
-			}
+			if (splat(cl))
+				add_splat(cl, "console")
 		}
 	}
 
@@ -184,6 +238,13 @@ END {
 		fail("guest", "guest finished: no \"e2e: end\" or no kernel log")
 	for (i = 1; i <= nerror; i++)
 		fail("guest", "guest: " errors[i])
+	if (kprobes && !have_trace)
+		fail("guest", "kprobe events set, but no trace reported")
+	for (i = 1; i <= nknob; i++)
+		if (knob[i] != "0") {
+			fail("guest", "/sys/power/freeze_filesystems was " knob[i] ", which freezes every filesystem, flagged or not")
+			break
+		}
 	if (nmount == 0)
 		fail("guest", "filesystems mounted: none")
 	if (ncycle == 0)
@@ -216,10 +277,12 @@ END {
 			fail("fs-freeze", name ": thawed \"" gt "\", want \"" wt "\"")
 	}
 
+	if (thaw_warn != "")
+		fail("fs-freeze", "suspend thawed a filesystem it had not frozen: " thaw_warn)
 	if (nsplat == 0)
 		ok("no splat, hung task or failed freeze in the kernel log")
 	for (i = 1; i <= nsplat && i <= 5; i++)
-		fail("suspend", "kernel log: " splats[i])
+		fail("suspend", splats[i])
 	if (nsplat > 5)
 		fail("suspend", "kernel log: " nsplat - 5 " more such lines")
 

@@ -15,6 +15,12 @@
 #   fsfreeze --freeze on xfs, one more suspend cycle, then probe: a write
 #   to xfs must still block until --unfreeze, to the others it must not.
 #
+# A kernel with our core series prints "<type> (<dev>): freezing" and
+# "thawing" itself.  Mainline's suspend freeze prints nothing: where the
+# kernel has kprobe events, each filesystem's ->freeze_fs and
+# ->unfreeze_fs get a return probe, and the trace follows the kernel log
+# in the report, between "e2e: trace begin" and "e2e: trace end".
+#
 # Kernel command line knobs (the host sets them):
 #   e2e.cycles=N     suspend cycles per pm_test level (default 2)
 
@@ -27,6 +33,8 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
 mount -t tmpfs tmpfs /tmp
+tracing=/sys/kernel/tracing
+mount -t tracefs tracefs $tracing 2>/dev/null
 
 out=/dev/ttyS1
 [ -c "$out" ] || out=/dev/console
@@ -37,10 +45,12 @@ say()
 	echo "e2e: $*" >&3
 }
 
-# A mark in the kernel log, so the host can cut it into cycles.
+# A mark in the kernel log and the trace, so the host can cut them into
+# cycles.
 mark()
 {
 	echo "e2e-mark: $*" > /dev/kmsg
+	[ ! -w $tracing/trace_marker ] || echo "e2e-mark: $*" > $tracing/trace_marker
 }
 
 finish()
@@ -48,10 +58,42 @@ finish()
 	say "dmesg begin"
 	dmesg >&3
 	say "dmesg end"
+	if [ -n "$traced" ]; then
+		say "trace begin"
+		grep -v '^#' $tracing/trace >&3
+		say "trace end"
+	fi
+	knob
 	say "end"
 	sync
 	reboot -f
 	sleep 60
+}
+
+# Mainline freezes every filesystem on suspend when this is 1; the test
+# is about the ones that opt in, so it must stay at its default, 0.
+knob()
+{
+	[ ! -r /sys/power/freeze_filesystems ] ||
+		say "freeze_filesystems $(cat /sys/power/freeze_filesystems)"
+}
+
+# The ->freeze_fs and ->unfreeze_fs of each filesystem under test.
+freeze_ops="ext4:ext4_freeze:ext4_unfreeze xfs:xfs_fs_freeze:xfs_fs_unfreeze
+	btrfs:btrfs_freeze:btrfs_unfreeze"
+
+# Return probes e2e/freeze_<type> and e2e/thaw_<type>, with the return
+# value: 0 is a filesystem frozen (thawed), anything else a failure.
+probe_freeze_ops()
+{
+	for op in $freeze_ops; do
+		fs=${op%%:*}
+		op=${op#*:}
+		echo "r:e2e/freeze_$fs ${op%%:*} ret=\$retval:s32" &&
+		echo "r:e2e/thaw_$fs ${op#*:} ret=\$retval:s32" || return 1
+	done >> $tracing/kprobe_events &&
+	echo 1 > $tracing/events/e2e/enable &&
+	echo 1 > $tracing/tracing_on
 }
 
 cycles=2
@@ -69,6 +111,17 @@ if [ ! -w /sys/power/pm_test ]; then
 fi
 say "pm_test $(cat /sys/power/pm_test)"
 say "state $(cat /sys/power/state)"
+knob
+traced=
+if [ -w $tracing/kprobe_events ]; then
+	if probe_freeze_ops; then
+		traced=1
+		say "kprobes$(sed -n 's|^r[0-9]*:e2e/\([a-z]*_[a-z0-9]*\) .*| \1|p' $tracing/kprobe_events | tr -d '\n')"
+	else
+		say "error kprobe events on ->freeze_fs and ->unfreeze_fs failed"
+		finish
+	fi
+fi
 
 # The host's disks, in order.  They are mounted in this order: the kernel
 # freezes the newest superblock first.
