@@ -2,15 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The runtime proof (make e2e): for each version in E2E_VERSIONS (default
-# 6.1), a patched kernel suspends and resumes under qemu with its
-# filesystems frozen by the VFS, and the unpatched control kernel fails
+# 7.3), a converted kernel suspends and resumes under qemu with its
+# filesystems frozen by the VFS, and the unconverted control kernel fails
 # the same checks, on the VFS freeze only.  Builds two kernels per
 # version (minutes each), so it runs when E2E=1 (CI sets it): the E2E
 # prerequisite.
 
 . "$(dirname "$0")/lib.sh"
 
-for v in ${E2E_VERSIONS:-6.1}; do
+for v in ${E2E_VERSIONS:-7.3}; do
 	# lib.sh knows 6.1 and 6.12; E2E_VERSIONS may name another
 	test_lazy_prereq DEBIAN_SRC_${v/./_} "test -f /usr/src/linux-source-$v.tar.xz"
 	test_expect_success E2E,DEBIAN_SRC_${v/./_},SPATCH "make e2e KVER=$v: patched kernel passes, control fails on the VFS freeze only" '
