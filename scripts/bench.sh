@@ -30,7 +30,7 @@ TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 
 SPATCH=${SPATCH:-spatch}
 export SPATCH
-J=${J:-$(nproc)}
+jobs_check
 # The freezer-removal rules, in the order our tool chains them.
 RULES="kthread_freezer wq_freezable"
 

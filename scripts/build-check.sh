@@ -47,10 +47,8 @@ ktree=$KTREE
 	die "KTREE=$ktree: no scripts/kconfig, cannot configure a build"
 
 kconfig=${KCONFIG:-allmodconfig}
-jobs=${J:-$(nproc)}
-case $jobs in
-'' | *[!0-9]* | 0) die "J=$jobs: not a number of jobs" ;;
-esac
+jobs_check
+jobs=$J
 
 if [ -n "${O:-}" ]; then
 	mkdir -p "$O" || die "O=$O: cannot create it"

@@ -14,8 +14,8 @@ set -eu
 prog=report.sh
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 . "$TOP/scripts/lib/ktree.sh"
+jobs_check
 driver_args "$@"
-J=${J:-$(nproc)}
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/autofreeze.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT

@@ -59,6 +59,13 @@ for d in diff apply report; do
 		SPATCH="$TRASH"/oldbin/spatch test_exit_code 2 $S/$d.sh "$TRASH"/kt fs/xfs 2>err &&
 		one_line err && grep -q "too old" err
 	'
+	for j in -1 0 abc 2x; do
+		test_expect_success SPATCH "$d: J=$j: exit 2, one line, tree as it was" '
+			J=$j test_exit_code 2 $S/$d.sh "$TRASH"/kt fs/xfs >out 2>err &&
+			one_line err && grep -qF "J=$j: not a number of jobs" err &&
+			test_cmp /dev/null out && diff -r kt.orig kt
+		'
+	done
 done
 
 test_expect_success SPATCH "no spatch on PATH at all: exit 2, one line" '

@@ -27,9 +27,9 @@ TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/scripts/lib/plan.sh"
 
 [ $# -eq 3 ] || { echo "usage: $prog KTREE DIR OUT" >&2; exit 2; }
+jobs_check
 ktree_check "$1" "$2"
 out=$3
-J=${J:-$(nproc)}
 SPATCH=${SPATCH:-spatch}
 export SPATCH
 

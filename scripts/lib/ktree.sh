@@ -38,6 +38,19 @@ ktree_check()
 	DIR=${out#*$'\t'}
 }
 
+# jobs_check: J, the number of parallel jobs (default: the number of
+# CPUs), is a whole number of 1 or more.  Sets J; on anything else prints
+# one line naming $prog and exits 2, before any work is done.
+jobs_check()
+{
+	J=${J:-$(nproc)}
+	case $J in
+	*[!0-9]* | 0 | 0[0-9]*)
+		echo "$prog: J=$J: not a number of jobs (1 or more)" >&2
+		exit 2 ;;
+	esac
+}
+
 # spatch_check: spatch is there and new enough for the rules (script
 # constraints on positions, fresh identifiers from python: 1.1).
 spatch_check()
