@@ -16,6 +16,11 @@ TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 . "$TOP/scripts/lib/ktree.sh"
 jobs_check
 driver_args "$@"
+# FORMAT is the helper's to know: ask it now, before any work.
+if ! err=$("$AF" report -f "${FORMAT:-text}" -h 2>&1 >/dev/null); then
+	echo "$prog: FORMAT=${FORMAT:-}: ${err#autofreeze: report: }" >&2
+	exit 2
+fi
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/autofreeze.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT

@@ -59,6 +59,13 @@ for d in diff apply report; do
 		SPATCH="$TRASH"/oldbin/spatch test_exit_code 2 $S/$d.sh "$TRASH"/kt fs/xfs 2>err &&
 		one_line err && grep -q "too old" err
 	'
+	if [ $d = report ]; then
+		test_expect_success SPATCH "report: FORMAT=xml: exit 2, one line, no work done" '
+			FORMAT=xml test_exit_code 2 $S/report.sh "$TRASH"/kt fs/xfs >out 2>err &&
+			one_line err && grep -qF "report.sh: FORMAT=xml: unknown format" err &&
+			test_cmp /dev/null out
+		'
+	fi
 	for j in -1 0 abc 2x; do
 		test_expect_success SPATCH "$d: J=$j: exit 2, one line, tree as it was" '
 			J=$j test_exit_code 2 $S/$d.sh "$TRASH"/kt fs/xfs >out 2>err &&
