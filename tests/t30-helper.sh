@@ -166,9 +166,15 @@ test_expect_success "units: fs/xfs eligible, nfs and ocfs2 not, jbd2 a library o
 	grep -q "^fs (core): the files at the top of fs/ are the VFS" out
 '
 
-test_expect_success "units: a DIR inside a unit, a parent of units" '
-	"$AF" units "$H/ktree" fs/xfs/libxfs | grep "^[^	]" >out &&
-	grep -qx "fs/xfs: eligible: .*" out && [ "$(wc -l <out)" -eq 1 ] &&
+# A unit is converted whole or not at all: a DIR inside one is refused,
+# never widened to it (ktree_resolve(), so every command and driver).
+test_expect_success "units: a DIR inside a unit is refused, naming it; a parent of units is not" '
+	test_exit_code 2 "$AF" units "$H/ktree" fs/xfs/libxfs >out 2>err &&
+	test_cmp /dev/null out &&
+	echo "autofreeze: DIR=fs/xfs/libxfs is inside the unit fs/xfs, which is converted whole or not at all: use DIR=fs/xfs" >want &&
+	test_cmp want err &&
+	test_exit_code 2 "$AF" plan "$H/ktree" fs/xfs/libxfs/ >out 2>err &&
+	test_cmp want err &&
 	"$AF" units "$H/ktree" fs/smb | grep "^[^	]" | cut -d: -f1 >out &&
 	printf "fs/smb/client\nfs/smb/server\n" >want &&
 	test_cmp want out

@@ -36,6 +36,13 @@ for d in diff apply report; do
 		test_exit_code 2 $S/$d.sh "$TRASH"/kt fs/nope 2>err &&
 		one_line err && grep -q "DIR=fs/nope" err
 	'
+	test_expect_success SPATCH "$d: DIR inside a unit: exit 2, one line naming the unit, tree as it was" '
+		mkdir -p kt/fs/xfs/libxfs &&
+		test_exit_code 2 $S/$d.sh "$TRASH"/kt fs/xfs/libxfs >out 2>err &&
+		rmdir kt/fs/xfs/libxfs &&
+		one_line err && grep -qF "DIR=fs/xfs/libxfs is inside the unit fs/xfs" err &&
+		test_cmp /dev/null out && diff -r kt.orig kt
+	'
 	test_expect_success SPATCH "$d: DIR absolute: exit 2, one line" '
 		test_exit_code 2 $S/$d.sh "$TRASH"/kt /etc 2>err && one_line err
 	'

@@ -13,6 +13,7 @@
 
 #include "ktree.h"
 #include "scan.h"
+#include "tree.h"
 #include "util.h"
 
 /*
@@ -119,6 +120,23 @@ char *ktree_root(const char *realdir)
 	return NULL;
 }
 
+/*
+ * A unit is converted whole or not at all: a DIR inside one is refused,
+ * naming the unit, rather than widened to it without a word.
+ */
+static char *dir_inside_unit(struct ktree_dir *kd)
+{
+	char *unit = unit_enclosing(kd->root, kd->dir), *msg;
+
+	if (!unit)
+		return NULL;
+	msg = xasprintf("DIR=%s is inside the unit %s, which is converted "
+			"whole or not at all: use DIR=%s", kd->dir, unit, unit);
+	free(unit);
+	ktree_dir_free(kd);
+	return msg;
+}
+
 char *ktree_resolve(const char *ktree, const char *dir, struct ktree_dir *kd)
 {
 	char root[PATH_MAX], real[PATH_MAX], *p;
@@ -153,7 +171,7 @@ char *ktree_resolve(const char *ktree, const char *dir, struct ktree_dir *kd)
 		return xasprintf("DIR=%s: outside KTREE (%s)", dir, real);
 	kd->root = xstrdup(root);
 	kd->dir = xstrdup(real[n] ? real + n + 1 : ".");
-	return NULL;
+	return dir_inside_unit(kd);
 }
 
 void ktree_dir_free(struct ktree_dir *kd)

@@ -322,6 +322,40 @@ char *unit_dir_of(const char *ktree, const char *rel)
 	return NULL;
 }
 
+/* PATH is a unit, or a directory below it is. */
+static bool holds_unit(const char *path)
+{
+	strvec subs = { 0 };
+	bool r = dir_is_unit(path);
+	size_t i;
+
+	if (!r)
+		list_subdirs(path, path, &subs);
+	for (i = 0; !r && i < subs.n; i++)
+		r = holds_unit(subs.v[i]);
+	strvec_free(&subs);
+	return r;
+}
+
+char *unit_enclosing(const char *ktree, const char *rel)
+{
+	const char *slash = strrchr(rel, '/');
+	char *path, *up, *holder;
+	bool holds;
+
+	if (!slash)
+		return NULL;
+	path = path_join(ktree, rel);
+	holds = holds_unit(path);
+	free(path);
+	if (holds)
+		return NULL;
+	up = xstrndup(rel, slash - rel);
+	holder = unit_dir_of(ktree, up);
+	free(up);
+	return holder;
+}
+
 static bool skip_nested_unit(const char *path, void *arg)
 {
 	(void)arg;

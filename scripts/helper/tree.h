@@ -58,6 +58,15 @@ bool dir_has_c(const char *dir);
  */
 char *unit_dir_of(const char *ktree, const char *rel);
 
+/*
+ * The unit that REL, a directory of KTREE below its top, lies inside of
+ * when REL is no unit and holds none: a unit is converted whole or not
+ * at all, so REL is refused rather than widened to it.  Relative to
+ * KTREE, malloc'ed; NULL when REL is or holds a unit, or nothing above
+ * it is one.
+ */
+char *unit_enclosing(const char *ktree, const char *rel);
+
 /* Add every source file of unit UNITDIR: nested units are skipped. */
 void fileset_add_unit(struct fileset *fs, const char *unitdir, bool core);
 
