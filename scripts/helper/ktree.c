@@ -130,8 +130,8 @@ static char *dir_inside_unit(struct ktree_dir *kd)
 
 	if (!unit)
 		return NULL;
-	msg = xasprintf("DIR=%s is inside the unit %s, which is converted "
-			"whole or not at all: use DIR=%s", kd->dir, unit, unit);
+	msg = xasprintf("DIR=%s is inside the unit %s, which is converted whole or not at all: use DIR=%s",
+			kd->dir, unit, unit);
 	free(unit);
 	ktree_dir_free(kd);
 	return msg;
