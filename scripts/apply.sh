@@ -85,7 +85,10 @@ while IFS= read -r f; do
 			exit 1
 		fi
 	fi
-	cp "$scratch/b/$f" "$KTREE/$f.autofreeze-new"
+	# The new file takes the old one's mode and owner (cp -p), then the
+	# converted text, which also makes it newer for make.
+	cp -p "$KTREE/$f" "$KTREE/$f.autofreeze-new"
+	cat "$scratch/b/$f" >"$KTREE/$f.autofreeze-new"
 	mv -f "$KTREE/$f.autofreeze-new" "$KTREE/$f"
 	n=$((n + 1))
 done <"$scratch/changed"

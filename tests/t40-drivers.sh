@@ -143,6 +143,17 @@ test_expect_success SPATCH "apply converts, reports on stderr, records the files
 	! grep -q set_freezable kt/fs/xfs/xfs_trans_ail.c
 '
 
+test_expect_success SPATCH "apply keeps each file's mode and owner" '
+	fake_ktree xfs-xfsaild-6.1 mt &&
+	f=mt/fs/xfs/xfs_trans_ail.c &&
+	chmod 0640 $f &&
+	if [ "$(id -u)" = 0 ]; then chown nobody:nogroup $f; fi &&
+	stat -c "%a %U:%G" $f >want &&
+	FORCE=1 $S/apply.sh $TRASH/mt fs/xfs 2>err &&
+	! grep -q set_freezable $f &&
+	stat -c "%a %U:%G" $f >got && test_cmp want got
+'
+
 test_expect_success SPATCH "apply on a converted tree is a no-op, exit 0" '
 	cp -a kt kt.done &&
 	FORCE=1 $S/apply.sh $TRASH/kt fs/xfs 2>err &&
