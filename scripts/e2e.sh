@@ -45,6 +45,7 @@ set -eu
 prog=e2e.sh
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 BUILD=${BUILD:-$TOP/build}
+. "$TOP/scripts/lib/ktree.sh"	# jobs_check
 
 say()
 {
@@ -88,10 +89,10 @@ done
 cycles=${E2E_CYCLES:-2}
 timeout_s=${E2E_TIMEOUT:-300}
 accel=${E2E_ACCEL:-tcg}
-jobs=${J:-$(nproc)}
-case $cycles$timeout_s$jobs in
-*[!0-9]*) die "E2E_CYCLES, E2E_TIMEOUT and J must be numbers" ;;
+case $cycles$timeout_s in
+*[!0-9]*) die "E2E_CYCLES and E2E_TIMEOUT must be numbers" ;;
 esac
+jobs_check
 case $accel in
 tcg) qaccel=(-accel "tcg,thread=multi" -cpu max) ;;
 kvm) qaccel=(-accel kvm -cpu host) ;;
@@ -179,14 +180,14 @@ build_kernel()
 		tar -C "$work" -xJf "$tarball"
 		mv "$work/linux-source-$kver" "$tree"
 	fi
-	if [ "$role" = patched ] && [ $freeze = series ]; then
-		say "linux $kver $role: core VFS series (make vfs)"
-		"$TOP/scripts/vfs.sh" "$tree" > "$dir/vfs.log" 2>&1 || {
-			say "make vfs failed, see ${dir#"$TOP"/}/vfs.log"
-			return 1
-		}
-	fi
 	if [ "$role" = patched ]; then
+		if [ $freeze = series ]; then
+			say "linux $kver $role: core VFS series (make vfs)"
+			"$TOP/scripts/vfs.sh" "$tree" > "$dir/vfs.log" 2>&1 || {
+				say "make vfs failed, see ${dir#"$TOP"/}/vfs.log"
+				return 1
+			}
+		fi
 		say "linux $kver $role: make apply DIR=fs"
 		make -s -C "$TOP" apply KTREE="$tree" DIR=fs \
 			> "$dir/apply.log" 2>&1 || {
@@ -195,12 +196,12 @@ build_kernel()
 			return 1
 		}
 	fi
-	say "linux $kver $role: building bzImage (J=$jobs, log in ${dir#"$TOP"/}/build.log)"
+	say "linux $kver $role: building bzImage (J=$J, log in ${dir#"$TOP"/}/build.log)"
 	{
 		cat "${fragments[@]}" > "$dir/allconfig" &&
 		make -C "$tree" O=obj allnoconfig \
 			KCONFIG_ALLCONFIG="$dir/allconfig" &&
-		make -C "$tree" O=obj -j"$jobs" bzImage
+		make -C "$tree" O=obj -j"$J" bzImage
 	} > "$dir/build.log" 2>&1 || {
 		say "linux $kver $role: kernel build failed, from ${dir#"$TOP"/}/build.log:"
 		grep -m 10 -E 'error:|\*\*\*' "$dir/build.log" >&2 ||

@@ -162,6 +162,7 @@ e2e_bad "a version Debian does not ship" "" "5.99" "no /usr/src/linux-source-5.9
 # e2e.sh looks for Debian's source before it reads the E2E_* settings
 e2e_bad DEBIAN_SRC_6_1 "E2E_ROLES=both" "E2E_ROLES=both" "6.1" "E2E_ROLES: 'both' is not patched or control"
 e2e_bad DEBIAN_SRC_6_1 "E2E_ACCEL=hvf" "E2E_ACCEL=hvf" "6.1" "E2E_ACCEL 'hvf': not tcg or kvm"
-e2e_bad DEBIAN_SRC_6_1 "E2E_CYCLES=many" "E2E_CYCLES=many" "6.1" "E2E_CYCLES, E2E_TIMEOUT and J must be numbers"
+e2e_bad DEBIAN_SRC_6_1 "E2E_CYCLES=many" "E2E_CYCLES=many" "6.1" "E2E_CYCLES and E2E_TIMEOUT must be numbers"
+e2e_bad DEBIAN_SRC_6_1 "J=0" "J=0" "6.1" "J=0: not a number of jobs (1 or more)"
 
 test_done
