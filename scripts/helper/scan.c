@@ -355,7 +355,7 @@ static void read_asked(struct scan *sc, char **paths, int n)
 		char *p = path_clean(paths[i]);
 
 		if (is_dir(p))
-			walk_sources(p, add_walked, NULL, &sc->fs);
+			walk_sources(p, add_walked, NULL, NULL, &sc->fs);
 		else if (is_file(p))
 			fileset_add(&sc->fs, p, 0);
 		else

@@ -367,9 +367,26 @@ static void add_walked(const char *path, ino_t ino, void *arg)
 	fileset_add(arg, path, ino);
 }
 
+/*
+ * A unit's source that is a symbolic link: the rules would neither read
+ * nor write it (spatch and apply replace files), so its freezer uses
+ * would stay while the unit is flagged.  Refused, naming it.
+ */
+static void refuse_link(const char *path, void *arg)
+{
+	(void)arg;
+	af_die(EXIT_BADINPUT, path,
+	       "a symbolic link: autofreeze converts regular files only (put the file itself there, or leave its unit out of DIR)");
+}
+
 static bool is_c_file(const char *dir, const char *name, unsigned char type)
 {
-	(void)dir;
+	char *path;
+
+	if (type == DT_LNK && is_c_source(name)) {
+		path = path_join(dir, name);
+		refuse_link(path, NULL);
+	}
 	return type == DT_REG && is_c_source(name);
 }
 
@@ -379,7 +396,7 @@ void fileset_add_unit(struct fileset *fs, const char *unitdir, bool core)
 	size_t i;
 
 	if (!core) {
-		walk_sources(unitdir, add_walked, skip_nested_unit, fs);
+		walk_sources(unitdir, add_walked, refuse_link, skip_nested_unit, fs);
 		return;
 	}
 	/* fs (core): the files at the top of fs/ only */

@@ -478,6 +478,7 @@ static int cmp_dir_entry(const void *a, const void *b)
 
 int walk_sources(const char *dir,
 		 void (*fn)(const char *path, ino_t ino, void *arg),
+		 void (*on_link)(const char *path, void *arg),
 		 bool (*skip_dir)(const char *path, void *arg), void *arg)
 {
 	VEC(struct dir_entry) ents = { 0 };
@@ -504,9 +505,12 @@ int walk_sources(const char *dir,
 			if (fstatat(dirfd(d), n, &st, AT_SYMLINK_NOFOLLOW))
 				continue;
 			e.type = S_ISDIR(st.st_mode) ? DT_DIR :
-				S_ISREG(st.st_mode) ? DT_REG : DT_LNK;
+				S_ISREG(st.st_mode) ? DT_REG :
+				S_ISLNK(st.st_mode) ? DT_LNK : DT_UNKNOWN;
 		}
-		if (e.type != DT_DIR && !(e.type == DT_REG && is_c_source(n)))
+		if (e.type != DT_DIR &&
+		    (!is_c_source(n) ||
+		     !(e.type == DT_REG || (e.type == DT_LNK && on_link))))
 			continue;
 		e.name = xstrdup(n);
 		e.ino = de->d_ino;
@@ -519,8 +523,10 @@ int walk_sources(const char *dir,
 
 		if (ents.v[i].type == DT_REG)
 			fn(path, ents.v[i].ino, arg);
+		else if (ents.v[i].type == DT_LNK)
+			on_link(path, arg);
 		else if (!skip_dir || !skip_dir(path, arg))
-			walk_sources(path, fn, skip_dir, arg);
+			walk_sources(path, fn, on_link, skip_dir, arg);
 		free(path);
 		free(ents.v[i].name);
 	}

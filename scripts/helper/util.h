@@ -182,12 +182,14 @@ bool is_c_source(const char *name);
 
 /*
  * Walk DIR recursively, calling fn(path, d_ino, arg) for every regular
- * *.c and *.h file (symbolic links are not followed).  When skip_dir is
+ * *.c and *.h file.  Symbolic links are not followed: one named *.c or
+ * *.h goes to on_link(path, arg) when that is given.  When skip_dir is
  * given and returns true for a subdirectory, it is not entered.  Returns
  * -1 when DIR cannot be read (reported), 0 otherwise.
  */
 int walk_sources(const char *dir,
 		 void (*fn)(const char *path, ino_t ino, void *arg),
+		 void (*on_link)(const char *path, void *arg),
 		 bool (*skip_dir)(const char *path, void *arg), void *arg);
 
 /*

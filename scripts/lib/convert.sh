@@ -43,7 +43,11 @@ progress()
 
 force=
 [ "${FORCE:-}" = 1 ] && force=--force
-"$AF" plan $force "$KTREE" "$DIR" >"$out/plan"
+# The helper's refusals are the driver's: one line, its exit status.
+rc=0
+"$AF" plan $force "$KTREE" "$DIR" >"$out/plan" 2>"$out/plan.err" || rc=$?
+sed "s/^autofreeze: /$prog: /" "$out/plan.err" >&2
+[ $rc -eq 0 ] || exit $rc
 
 # The opt-in flag is the tree's: never write one it does not define.
 # make diff refuses too, since its diff could not apply and compile.

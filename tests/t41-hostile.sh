@@ -1,0 +1,67 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The drivers used as a hostile but fair user would: read-only files,
+# an unprivileged user, a spatch that fails or cannot write, signals
+# during the restore, symbolic links, odd file names.  Each test names
+# its row of the reliability sweep (docs: reviews/reliability-sweep.md
+# in the shared notes); the rule for all of them is the same: a right
+# result, or one line and exit non-zero with the tree as it was.
+# test-run: light
+
+. "$(dirname "$0")/lib.sh"
+
+S=$TOP/scripts
+
+# the unprivileged cases run as nobody, which needs root to switch to
+test_lazy_prereq NOBODY 'test "$(id -u)" = 0 && command -v setpriv && id nobody'
+
+# as_nobody CMD...: CMD as user and group nobody, no other groups; the
+# Python tests/run resolved for spatch may be one only root can run
+as_nobody()
+{
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+		env -u SPATCH_PYTHON "$@"
+}
+
+# two_file_ktree DIR: xfs with xfs_fs_type (xfs_super.c, WQ_FREEZABLE
+# workqueues) and xfsaild() (xfs_trans_ail.c): an eligible unit whose
+# conversion changes both files and flags the type
+two_file_ktree()
+{
+	fake_ktree xfs-fs-type "$1" &&
+	case_tree xfs-xfsaild-6.1 "$1" &&
+	echo "obj-y += xfs_super.o xfs_trans_ail.o" >"$1"/fs/xfs/Makefile
+}
+
+# pristine: no file of the tree changed, none added (strays included)
+pristine()
+{
+	diff -r "$1.orig" "$1" &&
+	test -z "$(find "$1" -name "*.autofreeze-*")"
+}
+
+test_expect_success SPATCH "set up: the expected conversion of a writable copy" '
+	make -s -C "$TOP" helper >/dev/null &&
+	chmod 755 "$TRASH" &&
+	two_file_ktree ref &&
+	$S/diff.sh "$TRASH"/ref fs/xfs >ref.diff &&
+	grep -q "^+++ b/fs/xfs/xfs_trans_ail.c" ref.diff &&
+	grep -q "^+.*FS_AUTOFREEZE" ref.diff
+'
+
+test_expect_success SPATCH "row 59: a symbolic link among a unit sources: diff, apply and report exit 2, one line naming it" '
+	two_file_ktree ln &&
+	mv ln/fs/xfs/xfs_trans_ail.c ln/fs/xfs_trans_ail_real.c &&
+	ln -s ../xfs_trans_ail_real.c ln/fs/xfs/xfs_trans_ail.c &&
+	cp -a ln ln.orig &&
+	for d in diff apply report; do
+		test_exit_code 2 $S/$d.sh "$TRASH"/ln fs/xfs >out 2>err &&
+		test_line_count err 1 &&
+		grep -q "^$d.sh: .*/ln/fs/xfs/xfs_trans_ail.c: a symbolic link: autofreeze converts regular files only" err &&
+		test_cmp /dev/null out || return 1
+	done &&
+	pristine ln
+'
+
+test_done
