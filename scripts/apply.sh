@@ -63,6 +63,12 @@ while IFS= read -r f; do
 		echo "$prog: $KTREE/$f: not writable; nothing changed" >&2
 		exit 2
 	fi
+	# No write bit at all: someone made it read-only (chmod a-w), which
+	# root's [ -w ] does not see.
+	if [ -z "$(find "$KTREE/$f" -maxdepth 0 -perm /222)" ]; then
+		echo "$prog: $KTREE/$f: read-only (mode $(stat -c %a "$KTREE/$f")); nothing changed" >&2
+		exit 2
+	fi
 	# The tree moved under us since the conversion read it.
 	cmp -s "$KTREE/$f" "$scratch/a/$f" ||
 		{ echo "$prog: $KTREE/$f changed while converting; nothing changed" >&2; exit 1; }

@@ -50,6 +50,49 @@ test_expect_success SPATCH "set up: the expected conversion of a writable copy" 
 	grep -q "^+.*FS_AUTOFREEZE" ref.diff
 '
 
+test_expect_success SPATCH,NOBODY "row 32: as nobody, a read-only tree: diff is the full diff, apply exits 2 naming a file, nothing changed" '
+	two_file_ktree ro && chown -R nobody:nogroup ro && chmod -R a-w ro &&
+	cp -a ro ro.orig &&
+	as_nobody $S/diff.sh "$TRASH"/ro fs/xfs >ro.diff &&
+	test_cmp ref.diff ro.diff &&
+	test_exit_code 2 as_nobody $S/apply.sh "$TRASH"/ro fs/xfs 2>err &&
+	test_line_count err 1 && grep -q "^apply.sh: .*/ro/fs/xfs/xfs_[a-z_]*\.c: not writable; nothing changed" err &&
+	pristine ro
+'
+
+test_expect_success SPATCH,NOBODY "row 33: as nobody, one candidate file 0444 in the user own tree: apply exits 2 naming it, nothing changed" '
+	two_file_ktree one && chown -R nobody:nogroup one &&
+	chmod 0444 one/fs/xfs/xfs_trans_ail.c && cp -a one one.orig &&
+	as_nobody $S/diff.sh "$TRASH"/one fs/xfs >one.diff &&
+	test_cmp ref.diff one.diff &&
+	test_exit_code 2 as_nobody $S/apply.sh "$TRASH"/one fs/xfs 2>err &&
+	test_line_count err 1 && grep -q "/one/fs/xfs/xfs_trans_ail.c: not writable; nothing changed" err &&
+	pristine one
+'
+
+test_expect_success SPATCH "row 30: a tree made read-only with chmod a-w: apply exits 2 even as root, nothing changed" '
+	two_file_ktree ra && chmod -R a-w ra/fs && cp -a ra ra.orig &&
+	test_exit_code 2 $S/apply.sh "$TRASH"/ra fs/xfs 2>err &&
+	test_line_count err 1 && grep -q "/ra/fs/xfs/xfs_[a-z_]*\.c: read-only (mode 444); nothing changed" err &&
+	chmod -R u+w ra/fs && pristine ra
+'
+
+test_expect_success SPATCH "a spatch that cannot write its result (exit 0, a cp error in its log): diff and apply exit 1 saying so" '
+	mkdir -p nowrite &&
+	cat >nowrite/spatch <<-EOF &&
+	#!/bin/sh
+	case "\$*" in *--version*) exec $SPATCH --version ;; esac
+	echo "cp: cannot create regular file '"'"'fs/xfs/xfs_trans_ail.c'"'"': Permission denied" >&2
+	EOF
+	chmod +x nowrite/spatch &&
+	two_file_ktree nw && cp -a nw nw.orig &&
+	SPATCH=$TRASH/nowrite/spatch test_exit_code 1 $S/diff.sh "$TRASH"/nw fs/xfs >out 2>err &&
+	test_cmp /dev/null out && test_line_count err 1 &&
+	grep -qF "diff.sh: spatch could not write its result on cocci/kthread_freezer.cocci: cp: cannot create regular file '"'"'fs/xfs/xfs_trans_ail.c'"'"'" err &&
+	SPATCH=$TRASH/nowrite/spatch test_exit_code 1 $S/apply.sh "$TRASH"/nw fs/xfs 2>err &&
+	test_line_count err 1 && pristine nw
+'
+
 test_expect_success SPATCH "row 59: a symbolic link among a unit sources: diff, apply and report exit 2, one line naming it" '
 	two_file_ktree ln &&
 	mv ln/fs/xfs/xfs_trans_ail.c ln/fs/xfs_trans_ail_real.c &&

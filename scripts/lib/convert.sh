@@ -79,6 +79,9 @@ mkdir -p "$out/a" "$out/b"
 plan_lines "$out/plan" file 3 | tr '\n' '\0' >"$out/files0"
 (cd "$KTREE" && tar --null -T "$out/files0" -cf -) | tar -C "$out/a" -xf -
 cp -a "$out/a/." "$out/b/"
+# spatch --in-place cannot write a read-only copy, and says so only in
+# its log, exit 0: the copies the rules write are the user's to write.
+chmod -R u+w "$out/b"
 
 # spatch hands file names to diff through a shell unquoted: a name with
 # a space or another special character gets a plain name in b/ while
@@ -131,6 +134,13 @@ run_rule()
 		--sp-file "$TOP/cocci/$rule.cocci" "$@") 2>"$log.runner"; then
 		why=$(grep -h -v '^[[:space:]]*$' "$log"/*.err 2>/dev/null | tail -n 1)
 		echo "$prog: spatch failed on cocci/$rule.cocci: ${why:-$(tail -n 1 "$log.runner")}" >&2
+		exit 1
+	fi
+	# --in-place writes the result with cp, and a cp that fails does
+	# not change spatch's exit status: a file left unconverted.
+	why=$(grep -h -m 1 '^cp: ' "$log"/*.err 2>/dev/null | head -n 1)
+	if [ -n "$why" ]; then
+		echo "$prog: spatch could not write its result on cocci/$rule.cocci: $why" >&2
 		exit 1
 	fi
 	[ "$mode" = patch ] || cat "$log"/*.out >>"$out/rules"
