@@ -22,9 +22,14 @@ restore=
 cleanup()
 {
 	local rc=$?
+	# A second Ctrl-C must not stop the restore halfway.
+	trap '' INT TERM HUP
 	if [ -n "$restore" ]; then
 		# Replace, never write into: a tree may be hard-linked.
 		while IFS= read -r f; do
+			# AUTOFREEZE_FAIL_SIGNAL: the signal comes again here
+			[ -z "${AUTOFREEZE_FAIL_SIGNAL:-}" ] ||
+				kill -s "$AUTOFREEZE_FAIL_SIGNAL" $$
 			rm -f "$KTREE/$f.autofreeze-new"
 			cmp -s "$scratch/save/$f" "$KTREE/$f" && continue
 			cp -p "$scratch/save/$f" "$KTREE/$f.autofreeze-old" &&
@@ -79,8 +84,9 @@ mkdir -p "$scratch/save"
 	tar -C "$scratch/save" -xpf -
 restore=1
 # AUTOFREEZE_FAIL_AFTER=N makes the N+1th replacement fail, or with
-# AUTOFREEZE_FAIL_SIGNAL=INT, get that signal: the test suite's way to
-# see a failed or interrupted apply put everything back.
+# AUTOFREEZE_FAIL_SIGNAL=INT, get that signal (and again during the
+# restore): the test suite's way to see a failed or interrupted apply
+# put everything back.
 n=0
 while IFS= read -r f; do
 	if [ -n "${AUTOFREEZE_FAIL_AFTER:-}" ] && [ "$n" -ge "$AUTOFREEZE_FAIL_AFTER" ]; then

@@ -93,6 +93,31 @@ test_expect_success SPATCH "a spatch that cannot write its result (exit 0, a cp 
 	test_line_count err 1 && pristine nw
 '
 
+test_expect_success SPATCH "row 28: a crashing spatch: its own message reaches stderr, nothing changed" '
+	mkdir -p crash &&
+	cat >crash/spatch <<-EOF &&
+	#!/bin/sh
+	case "\$*" in *--version*) exec $SPATCH --version ;; esac
+	echo "init_defs_builtins: /usr/lib/coccinelle/standard.h" >&2
+	echo "fake spatch: crashing" >&2
+	exit 1
+	EOF
+	chmod +x crash/spatch &&
+	two_file_ktree cr && cp -a cr cr.orig &&
+	SPATCH=$TRASH/crash/spatch test_exit_code 1 $S/apply.sh "$TRASH"/cr fs/xfs 2>err &&
+	test_line_count err 1 &&
+	grep -qF "apply.sh: spatch failed on cocci/kthread_freezer.cocci: fake spatch: crashing" err &&
+	pristine cr
+'
+
+test_expect_success SPATCH "row 46: a second signal during the restore does not stop it" '
+	fake_ktree gfs2-6.12 ds && cp -a ds ds.orig &&
+	AUTOFREEZE_FAIL_AFTER=1 AUTOFREEZE_FAIL_SIGNAL=INT FORCE=1 \
+		test_exit_code 130 $S/apply.sh "$TRASH"/ds fs/gfs2 2>err &&
+	grep -q "every file put back as it was" err &&
+	pristine ds
+'
+
 test_expect_success SPATCH "row 59: a symbolic link among a unit sources: diff, apply and report exit 2, one line naming it" '
 	two_file_ktree ln &&
 	mv ln/fs/xfs/xfs_trans_ail.c ln/fs/xfs_trans_ail_real.c &&
