@@ -222,7 +222,7 @@ test_expect_success SPATCH "file names with spaces" '
 	fake_ktree xfs-xfsaild-6.1 sp &&
 	mv sp/fs/xfs/xfs_trans_ail.c "sp/fs/xfs/xfs trans ail.c" &&
 	FORCE=1 $S/diff.sh $TRASH/sp fs/xfs >sp.diff &&
-	grep -q "^--- a/fs/xfs/xfs trans ail.c" sp.diff &&
+	grep -qxF -e "--- \"a/fs/xfs/xfs trans ail.c\"" sp.diff &&
 	FORCE=1 $S/apply.sh $TRASH/sp fs/xfs 2>/dev/null &&
 	! grep -q set_freezable "sp/fs/xfs/xfs trans ail.c"
 '

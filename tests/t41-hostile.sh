@@ -132,4 +132,50 @@ test_expect_success SPATCH "row 59: a symbolic link among a unit sources: diff, 
 	pristine ln
 '
 
+# odd_ktree DIR UNIT: two_file_ktree with the unit at fs/UNIT and its
+# files named with a blank, a colon, a backslash and a quote
+odd_ktree()
+{
+	two_file_ktree "$1" &&
+	if [ "$2" != xfs ]; then mv "$1/fs/xfs" "$1/fs/$2"; fi &&
+	mv "$1/fs/$2/xfs_trans_ail.c" "$1/fs/$2/xfs trans:ail\\x.c" &&
+	mv "$1/fs/$2/xfs_super.c" "$1/fs/$2/xfs \"super\".c"
+}
+
+for unit in xfs "my xfs"; do
+	t=${unit// /-}
+	test_expect_success SPATCH "rows 55, 56, 60: odd names in fs/$unit: the diff quotes them as git does, GNU patch and git apply take it, apply gives the same tree" '
+		odd_ktree odd-$t "$unit" &&
+		$S/diff.sh "$TRASH"/odd-$t "fs/$unit" >odd-$t.diff &&
+		grep -qxF "+++ \"b/fs/$unit/xfs trans:ail\\\\x.c\"" odd-$t.diff &&
+		grep -qxF "+++ \"b/fs/$unit/xfs \\\"super\\\".c\"" odd-$t.diff &&
+		test "$(grep -c "^@@" odd-$t.diff)" = "$(grep -c "^@@" ref.diff)" &&
+		cp -a odd-$t byp-$t && (cd byp-$t && patch -s -p1 <../odd-$t.diff) &&
+		cp -a odd-$t byg-$t && (cd byg-$t && git apply ../odd-$t.diff) &&
+		$S/apply.sh "$TRASH"/odd-$t "fs/$unit" 2>/dev/null &&
+		rm -r odd-$t/.autofreeze-* && diff -r byp-$t odd-$t && diff -r byg-$t odd-$t &&
+		! grep -q set_freezable "odd-$t/fs/$unit/xfs trans:ail\\x.c"
+	'
+
+	test_expect_success SPATCH "rows 57, 58, 67, 68: odd names in fs/$unit: the text report names each use right, the JSON is valid and names them" '
+		odd_ktree rep-$t "$unit" &&
+		$S/report.sh "$TRASH"/rep-$t "fs/$unit" >rep-$t.txt &&
+		grep -q "^	fs/$unit/xfs trans:ail\\\\x.c:27:2: set_freezable: converted: in kernel thread xfsaild()" rep-$t.txt &&
+		test "$(tail -n 1 rep-$t.txt)" = "4 converted, 0 kept, 0 manual" &&
+		FORMAT=json $S/report.sh "$TRASH"/rep-$t "fs/$unit" >rep-$t.json &&
+		python3 -c "import json, sys
+d = json.load(open(\"rep-$t.json\"))
+files = set()
+def walk(x):
+	if isinstance(x, dict):
+		if \"file\" in x: files.add(x[\"file\"])
+		for v in x.values(): walk(v)
+	elif isinstance(x, list):
+		for v in x: walk(v)
+walk(d)
+want = \"fs/$unit/xfs trans:ail\\\\x.c\"
+sys.exit(0 if want in files else \"no %r in %r\" % (want, files))"
+	'
+done
+
 test_done

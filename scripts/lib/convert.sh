@@ -68,13 +68,13 @@ if [ -z "${REPORT:-}" ]; then
 fi
 
 # The units to convert are those with file lines in the plan.
-units=$(plan_lines "$out/plan" file 2 | uniq)
+mapfile -t units < <(plan_lines "$out/plan" file 2 | uniq)
 mkdir -p "$out/a" "$out/b"
 : >"$out/flags"
 : >"$out/unparsed"
 : >"$out/warnings"
 : >"$out/rules"
-[ -n "$units" ] || exit 0
+[ ${#units[@]} -gt 0 ] || exit 0
 
 plan_lines "$out/plan" file 3 | tr '\n' '\0' >"$out/files0"
 (cd "$KTREE" && tar --null -T "$out/files0" -cf -) | tar -C "$out/a" -xf -
@@ -83,14 +83,16 @@ cp -a "$out/a/." "$out/b/"
 # its log, exit 0: the copies the rules write are the user's to write.
 chmod -R u+w "$out/b"
 
-# spatch hands file names to diff through a shell unquoted: a name with
-# a space or another special character gets a plain name in b/ while
-# the rules run, and its own back at the end.  plan.spatch is the plan
-# with those names.
+# spatch hands file names to diff and cp through a shell unquoted, and
+# reads positions as FILE:LINE: a path with a space, a colon or another
+# special character, in its name or its directory's, gets a plain name
+# at the top of a/ and b/ while the rules run, and its own back at the
+# end.  plan.spatch is the plan with those names.
 awk -F'\t' '$1 == "file" && $3 !~ /^[A-Za-z0-9._\/+-]+$/ {
-	d = $3; sub(/\/[^\/]*$/, "", d); x = $3; sub(/.*\./, "", x)
-	printf "%s\t%s/autofreeze-safe-%d.%s\n", $3, d, ++n, x }' "$out/plan" >"$out/renames"
+	x = $3; sub(/.*\./, "", x)
+	printf "%s\tautofreeze-safe-%d.%s\n", $3, ++n, x }' "$out/plan" >"$out/renames"
 while IFS=$'\t' read -r from to; do
+	mv "$out/a/$from" "$out/a/$to"
 	mv "$out/b/$from" "$out/b/$to"
 done <"$out/renames"
 awk -F'\t' -v OFS='\t' 'FILENAME == ARGV[1] { to[$1] = $2; next }
@@ -99,13 +101,14 @@ awk -F'\t' -v OFS='\t' 'FILENAME == ARGV[1] { to[$1] = $2; next }
 	$1 == "keep" && ($3 in to) { $3 = to[$3] }
 	{ print }' "$out/renames" "$out/plan" >"$out/plan.spatch"
 
-# unrename: the files their own names again, in b/ and in the lists.
+# unrename: the files their own names again, in a/, b/ and the lists.
 unrename()
 {
 	local from to f
 	while IFS=$'\t' read -r from to; do
+		mv "$out/a/$to" "$out/a/$from"
 		mv "$out/b/$to" "$out/b/$from"
-		for f in flags unparsed; do
+		for f in flags unparsed rules; do
 			awk -v a="$to" -v b="$from" '{ while ((i = index($0, a)) > 0)
 				$0 = substr($0, 1, i - 1) b substr($0, i + length(a)); print }' \
 				"$out/$f" >"$out/$f.tmp" && mv "$out/$f.tmp" "$out/$f"
@@ -169,7 +172,6 @@ keep_defs()
 rule_pass()
 {
 	local mode=$1 plan=$out/plan.spatch u kfns twins defs files keeps
-	[ "$mode" = patch ] || plan=$out/plan
 	if [ -z "$collide" ]; then
 		mapfile -t files < <(plan_lines "$plan" file 3)
 		defs=()
@@ -180,7 +182,7 @@ rule_pass()
 		run_rule "$mode" wq_freezable "$out/log-$mode-wq" "${keeps[@]}" ::: "${files[@]}"
 		return
 	fi
-	for u in $units; do
+	for u in "${units[@]}"; do
 		mapfile -t files < <(plan_lines "$plan" file 3 "$u")
 		kfns=$(plan_lines "$plan" kthread 3 "$u" | paste -sd, -)
 		[ "$mode" = report ] || progress "$u: ${#files[@]} files"
@@ -194,7 +196,7 @@ rule_pass()
 	done
 }
 
-progress "$(echo "$units" | wc -w) units, ${#allfiles[@]} files"
+progress "${#units[@]} units, ${#allfiles[@]} files"
 [ -z "$collide" ] || progress "$collide is a thread in one unit only: one run per unit"
 rule_pass patch
 [ -z "${REPORT:-}" ] || rule_pass report
@@ -220,7 +222,7 @@ unrename
 while IFS=$'\t' read -r verdict u why; do
 	case $verdict in
 	noflag)
-		while read -r f; do
+		while IFS= read -r f; do
 			cp -p "$out/a/$f" "$out/b/$f"
 		done < <(plan_lines "$out/plan" file 3 "$u")
 		echo "$u: left as it is, it gets no $flag: $why" ;;

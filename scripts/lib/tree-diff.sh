@@ -15,6 +15,20 @@ old=$1
 new=$2
 shift 2
 
+# quote NAME: NAME as a diff header gives it.  A name with a blank, a
+# quote, a backslash or a control character goes in double quotes with
+# C escapes, as git writes it, which GNU patch and git apply both read
+# (GNU patch stops an unquoted name at its first blank).
+quote()
+{
+	case $1 in
+	*[[:space:]\\\"]* | *[[:cntrl:]]*)
+		printf '"%s"' "$(printf '%s' "$1" | sed -e 's/[\\"]/\\&/g' \
+			-e 's/\t/\\t/g' -e 's/\r/\\r/g')" ;;
+	*)	printf '%s' "$1" ;;
+	esac
+}
+
 if [ $# -eq 0 ]; then
 	{ (cd "$old" && find . -type f); (cd "$new" && find . -type f); } |
 		sed 's|^\./||' | LC_ALL=C sort -u
@@ -27,6 +41,8 @@ while IFS= read -r f; do
 	[ -e "$a" ] || a=/dev/null
 	[ -e "$b" ] || b=/dev/null
 	cmp -s "$a" "$b" && continue
-	echo "diff -u -p a/$f b/$f"
-	diff -u -p --label "a/$f" --label "b/$f" "$a" "$b" || [ $? -eq 1 ]
+	qa=$(quote "a/$f")
+	qb=$(quote "b/$f")
+	echo "diff -u -p $qa $qb"
+	diff -u -p --label "$qa" --label "$qb" "$a" "$b" || [ $? -eq 1 ]
 done
