@@ -34,11 +34,13 @@ two_file_ktree()
 	echo "obj-y += xfs_super.o xfs_trans_ail.o" >"$1"/fs/xfs/Makefile
 }
 
-# pristine: no file of the tree changed, none added (strays included)
+# pristine DIR: no file of the tree DIR changed, none added, none left
+# half-replaced, no journal
 pristine()
 {
 	diff -r "$1.orig" "$1" &&
-	test -z "$(find "$1" -name "*.autofreeze-*")"
+	test -z "$(find "$1" -name "*.autofreeze-new" -o -name "*.autofreeze-old" \
+		-o -name ".autofreeze-journal*")"
 }
 
 test_expect_success SPATCH "set up: the expected conversion of a writable copy" '
@@ -177,5 +179,46 @@ want = \"fs/$unit/xfs trans:ail\\\\x.c\"
 sys.exit(0 if want in files else \"no %r in %r\" % (want, files))"
 	'
 done
+
+test_expect_success SPATCH "row 44: SIGKILL between two replacements: the next run of any driver undoes it and says so" '
+	fake_ktree gfs2-6.12 kl && cp -a kl kl.orig &&
+	AUTOFREEZE_FAIL_AFTER=1 AUTOFREEZE_FAIL_SIGNAL=KILL FORCE=1 \
+		test_exit_code 137 $S/apply.sh "$TRASH"/kl fs/gfs2 2>err &&
+	! diff -r kl.orig kl >/dev/null &&
+	test -d kl/.autofreeze-journal &&
+	FORCE=1 $S/diff.sh "$TRASH"/kl fs/gfs2 >kl.diff 2>err &&
+	grep -q "^diff.sh: .*/kl: undid a change a killed autofreeze run left half done (1 files put back)" err &&
+	pristine kl &&
+	grep -q "^+++ b/fs/gfs2/" kl.diff &&
+	FORCE=1 $S/apply.sh "$TRASH"/kl fs/gfs2 2>/dev/null &&
+	test "$(sort kl/.autofreeze-touched | uniq -d)" = "" &&
+	test "$(wc -l <kl/.autofreeze-touched)" = "$(grep -c "^+++ " kl.diff)"
+'
+
+test_expect_success SPATCH "row 45: a signal during the bookkeeping: files and bookkeeping put back" '
+	fake_ktree gfs2-6.12 bk && cp -a bk bk.orig &&
+	FORCE=1 $S/diff.sh "$TRASH"/bk fs/gfs2 >bk.diff &&
+	n=$(grep -c "^+++ " bk.diff) &&
+	AUTOFREEZE_FAIL_AFTER=$((n + 1)) AUTOFREEZE_FAIL_SIGNAL=INT FORCE=1 \
+		test_exit_code 130 $S/apply.sh "$TRASH"/bk fs/gfs2 2>err &&
+	grep -q "every file put back as it was" err &&
+	pristine bk
+'
+
+test_expect_success SPATCH "row 45: a failure during the bookkeeping of a tree converted before keeps the old bookkeeping" '
+	two_file_ktree bb && FORCE=1 $S/apply.sh "$TRASH"/bb fs/xfs 2>/dev/null &&
+	fake_ktree gfs2-6.12 bb && cp -a bb bb.orig &&
+	AUTOFREEZE_FAIL_AFTER=3 FORCE=1 test_exit_code 1 $S/apply.sh "$TRASH"/bb fs/gfs2 2>err &&
+	grep -q "every file put back as it was" err &&
+	pristine bb
+'
+
+test_expect_success SPATCH "row 48: a second apply while one holds the tree refuses, one line, nothing changed" '
+	two_file_ktree lk && cp -a lk lk.orig &&
+	(flock 9 && test_exit_code 2 $S/apply.sh "$TRASH"/lk fs/xfs 2>err) 9<lk &&
+	test_line_count err 1 &&
+	grep -q "^apply.sh: .*/lk: another autofreeze run is changing this tree; nothing changed" err &&
+	pristine lk
+'
 
 test_done

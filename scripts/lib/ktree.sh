@@ -7,6 +7,7 @@
 # $prog and exits 2.
 
 AF=$TOP/scripts/autofreeze
+. "$TOP/scripts/lib/journal.sh"
 
 # ktree_link_copy SRC DEST: a cheap copy of kernel tree SRC, hard links
 # where the file system allows (vfs.sh, apply.sh, build-check.sh and git
@@ -36,6 +37,7 @@ ktree_check()
 	fi
 	KTREE=${out%%$'\t'*}
 	DIR=${out#*$'\t'}
+	journal_recover
 }
 
 # jobs_check: J, the number of parallel jobs (default: the number of
