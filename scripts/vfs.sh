@@ -96,6 +96,7 @@ if grep -q '\bFS_AUTOFREEZE\b' "$ktree/include/linux/fs.h"; then
 	fail "$ktree defines FS_AUTOFREEZE already, but not as the Linux $kver series does; not applying"
 fi
 
+tree_lock
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/vfs.XXXXXX")
 am_running=
 cleanup()
@@ -119,7 +120,8 @@ save_originals()
 	done <<<"$touched"
 }
 
-# Make the record in the tree; called only once the series is in.
+# Make the record in the tree once git am put the series in (patch -p1
+# makes it through the journal).
 record()
 {
 	local f
@@ -143,7 +145,9 @@ record()
 save_originals
 
 top=$(git -C "$ktree" rev-parse --show-toplevel 2>/dev/null || true)
+git_tree=
 if [ -n "$top" ] && [ "$(cd "$top" && pwd -P)" = "$ktree" ]; then
+	git_tree=1
 	# git am needs an identity; lend it one only when there is none.
 	ident=()
 	git -C "$ktree" var GIT_COMMITTER_IDENT >/dev/null 2>&1 ||
@@ -183,14 +187,12 @@ else
 			fail "${p##*/} does not apply to $ktree (patch: $why); tree left as it was"
 		fi
 	done
-	while read -r f; do
-		[ -n "$f" ] || continue
-		mkdir -p "$ktree/$(dirname "$f")"
-		cp -p "$tmp/stage/$f" "$ktree/$f.autofreeze-new"
-		mv -f "$ktree/$f.autofreeze-new" "$ktree/$f"
-	done <<<"$touched"
+	# In through the journal, bookkeeping and all: every file or none,
+	# whatever stops the run.
+	printf '%s\n' "$touched" | sed '/^$/d' >"$tmp/list"
+	journal_replace "$tmp/list" "$tmp/stage"
 	method="patch -p1, ${#patches[@]} patches"
 fi
 
-record
+[ -z "$git_tree" ] || record
 echo "$prog: applied the Linux $kver VFS series to $ktree ($method)"

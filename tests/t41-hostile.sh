@@ -221,4 +221,28 @@ test_expect_success SPATCH "row 48: a second apply while one holds the tree refu
 	pristine lk
 '
 
+# make vfs on a hard-linked copy of Debian's 6.1: the journal replaces
+# files, so the source tree's files must never change
+test_expect_success KTREE_6_1 "rows 70, 71: make vfs interrupted or failing between two files: the tree as it was, and a rerun applies" '
+	src=$TOP/build/linux-source-6.1 &&
+	ktree_link_copy "$src" v61 &&
+	(cd v61 && ls -A) >top.before &&
+	AUTOFREEZE_FAIL_AFTER=4 AUTOFREEZE_FAIL_SIGNAL=INT \
+		test_exit_code 130 $S/vfs.sh "$TRASH"/v61 2>err &&
+	grep -q "every file put back as it was" err &&
+	AUTOFREEZE_FAIL_AFTER=11 test_exit_code 1 $S/vfs.sh "$TRASH"/v61 2>err &&
+	grep -q "every file put back as it was" err &&
+	(cd v61 && ls -A) >top.after && test_cmp top.before top.after &&
+	sed -n "s|^+++ b/||p" "$TOP"/patches/linux-6.1/*.patch | sort -u >files &&
+	while IFS= read -r f; do
+		cmp "$src/$f" "v61/$f" || return 1
+	done <files &&
+	test -z "$(find v61/fs v61/kernel v61/include -name "*.autofreeze-*")" &&
+	$S/vfs.sh "$TRASH"/v61 >out &&
+	grep -q "applied the Linux 6.1 VFS series" out &&
+	grep -q FS_AUTOFREEZE v61/include/linux/fs.h &&
+	! grep -q FS_AUTOFREEZE "$src"/include/linux/fs.h &&
+	sort v61/.autofreeze-touched | test_cmp files -
+'
+
 test_done
