@@ -245,4 +245,21 @@ test_expect_success KTREE_6_1 "rows 70, 71: make vfs interrupted or failing betw
 	sort v61/.autofreeze-touched | test_cmp files -
 '
 
+test_expect_success SPATCH "row 73: spatch 1.10 is new enough (versions compare by number)" '
+	mkdir -p v110 &&
+	cat >v110/spatch <<-EOF &&
+	#!/bin/sh
+	case "\$*" in *--version*) echo "spatch version 1.10 compiled with OCaml version 5.1.1"; exit 0 ;; esac
+	exec $SPATCH "\$@"
+	EOF
+	chmod +x v110/spatch &&
+	SPATCH=$TRASH/v110/spatch $S/diff.sh "$TRASH"/ref fs/xfs >v110.diff &&
+	test_cmp ref.diff v110.diff
+'
+
+test_expect_success SPATCH "row 73: make -s -C from elsewhere puts only the diff on stdout" '
+	mkdir -p elsewhere && (cd elsewhere && make -s -C "$TOP" diff KTREE="$TRASH"/ref DIR=fs/xfs) >mk.diff &&
+	test_cmp ref.diff mk.diff
+'
+
 test_done

@@ -63,9 +63,10 @@ spatch_check()
 		exit 2
 	fi
 	v=$("${SPATCH:-spatch}" --version 2>/dev/null | sed -n 's/^spatch version \([0-9][0-9.]*\).*/\1/p')
-	case $v in
-	1.1.* | 1.[2-9]* | [2-9].*) ;;
-	*)	echo "$prog: ${SPATCH:-spatch} ${v:-of unknown version} is too old: the rules need coccinelle 1.1 or later" >&2
-		exit 2 ;;
-	esac
+	# by number: 1.1, 1.1.1, 1.2 and 1.10 are new enough, 1.0.8 is not
+	if ! printf '%s\n' "$v" | awk -F. '/^[0-9]+(\.[0-9]+)+$/ &&
+			($1 > 1 || ($1 == 1 && $2 >= 1)) { ok = 1 } END { exit !ok }'; then
+		echo "$prog: ${SPATCH:-spatch} ${v:-of unknown version} is too old: the rules need coccinelle 1.1 or later" >&2
+		exit 2
+	fi
 }
