@@ -10,6 +10,7 @@
  * fill_super passed to get_tree_bdev()) to "X->s_op = &NAME;".  When
  * nothing is found, the unit's super_operations count as a whole.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -166,10 +167,14 @@ static void read_units(struct unit_survey *sv)
 				read_unit(sv, lib->users.v[k]);
 	}
 	fileset_process(&sv->files, NULL, 0, 0, sv->jobs, READ_FULL);
-	for (i = 0; i < sv->files.files.n; i++)
-		if (sv->files.files.v[i]->error)
-			af_die(EXIT_RUNTIME, sv->files.files.v[i]->path, "%s",
-			       strerror(sv->files.files.v[i]->error));
+	/* a file the user may not read is bad input, as a missing tree is */
+	for (i = 0; i < sv->files.files.n; i++) {
+		int err = sv->files.files.v[i]->error;
+
+		if (err)
+			af_die(err == EACCES ? EXIT_BADINPUT : EXIT_RUNTIME,
+			       sv->files.files.v[i]->path, "%s", strerror(err));
+	}
 }
 
 /* A function or initializer of a unit, by name. */
