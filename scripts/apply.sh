@@ -7,8 +7,8 @@
 # (lib/journal.sh): on any failure or interruption the tree is put back,
 # by this run or, after a SIGKILL or a power cut, by the next.  A tree
 # already converted is left alone (exit 0).  The changed files are
-# added to KTREE/.autofreeze-touched, and their old content kept in
-# KTREE/.autofreeze-orig/, for make build-check.  A second apply or vfs
+# added to the tree's bookkeeping (outside the tree, lib/journal.sh),
+# with their old content, for make build-check.  A second apply or vfs
 # on the same tree refuses while one runs.
 #
 # usage: apply.sh KTREE DIR      (environment: FORCE=1, J=N)

@@ -8,16 +8,16 @@
 #   KTREE=<tree> [O=<build dir>] [FILES="a.c b.h ..."] [KCONFIG=allmodconfig]
 #   [J=<jobs>] build-check.sh
 #
-# FILES defaults to the list in $KTREE/.autofreeze-touched (vfs.sh and the
-# other tools append to it).  KCONFIG is a `make *config` target or the
+# FILES defaults to the files make vfs and make apply changed, in the
+# tree's bookkeeping (scripts/lib/journal.sh).  KCONFIG is a `make *config` target or the
 # path to a .config; the tree is configured once per KCONFIG (with
 # CONFIG_WERROR turned off, so that a new warning is not an error) and
 # then `make prepare` is run.  Headers are not compiled by themselves, but the
 # objects are compiled against them, and so is the baseline.
 #
-# The baseline is the untouched content of the touched files (all those in
-# .autofreeze-touched, also when FILES names only some): the copy in
-# $KTREE/.autofreeze-orig/ (saved by vfs.sh), else `git show HEAD:<file>`
+# The baseline is the untouched content of the touched files (all those
+# recorded, also when FILES names only some): the copy in the
+# bookkeeping's orig/ (saved by vfs and apply), else `git show HEAD:<file>`
 # in a git tree.  For the baseline build those files are put back in the
 # tree for a moment and restored afterwards (also when interrupted).
 # Warnings are compared with line and column numbers removed.
@@ -65,10 +65,10 @@ kbuild=(make -C "$ktree" V=0)
 # --- what to compile -------------------------------------------------
 if [ -n "${FILES:-}" ]; then
 	files=$FILES
-elif [ -f "$ktree/.autofreeze-touched" ]; then
-	files=$(cat "$ktree/.autofreeze-touched")
+elif [ -f "$(state_path touched)" ]; then
+	files=$(cat "$(state_path touched)")
 else
-	die "no FILES given and $ktree/.autofreeze-touched does not exist (run make vfs or make apply first)"
+	die "no FILES given and no record of a make vfs or make apply on $ktree (in $KSTATE: run one first)"
 fi
 # shellcheck disable=SC2086 # one path per word
 files=$(printf '%s\n' $files | sed 's|^\./||' | awk 'NF && !seen[$0]++')
@@ -198,8 +198,8 @@ original()
 {
 	local f=$1 dest=$2
 	mkdir -p "$(dirname "$dest")"
-	if [ -f "$ktree/.autofreeze-orig/$f" ]; then
-		cp -p "$ktree/.autofreeze-orig/$f" "$dest"
+	if [ -f "$(state_path orig)/$f" ]; then
+		cp -p "$(state_path orig)/$f" "$dest"
 	elif git -C "$ktree" rev-parse --show-toplevel >/dev/null 2>&1 &&
 	     git -C "$ktree" cat-file -e "HEAD:$f" 2>/dev/null; then
 		git -C "$ktree" show "HEAD:$f" >"$dest"
@@ -214,9 +214,9 @@ if [ ${#objects[@]} -gt 0 ]; then
 	# those recorded but not asked for, e.g. a header FILES leaves out.
 	: >"$tmp/swap.list"
 	basefiles=$files
-	if [ -f "$ktree/.autofreeze-touched" ]; then
+	if [ -f "$(state_path touched)" ]; then
 		basefiles=$(printf '%s\n' "$files" |
-			cat - "$ktree/.autofreeze-touched" | awk 'NF && !seen[$0]++')
+			cat - "$(state_path touched)" | awk 'NF && !seen[$0]++')
 	fi
 	while read -r f; do
 		[ -f "$ktree/$f" ] || continue

@@ -11,11 +11,12 @@
 # elsewhere with `patch -p1`.  All or nothing: when a patch fails the tree
 # is left as it was.  A tree that already has the series is left alone.
 #
-# After a successful run the tree holds:
-#   .autofreeze-touched  every file changed, one per line (appended to;
-#                        other autofreeze tools append to it as well)
-#   .autofreeze-orig/    the content of each such file before its first
-#                        change, the baseline build-check.sh compares to
+# After a successful run the tree's bookkeeping (lib/journal.sh, outside
+# the tree) holds:
+#   touched  every file changed, one per line, each once (apply adds
+#            its own)
+#   orig/    the content of each such file before its first change,
+#            the baseline build-check.sh compares to
 #
 # Exit status: 0 applied or nothing to do, 1 the series does not apply,
 # 2 bad input (no kernel tree, a version without a series).
@@ -124,21 +125,22 @@ save_originals()
 # makes it through the journal).
 record()
 {
-	local f
-	mkdir -p "$ktree/.autofreeze-orig"
+	local f orig list
+	orig=$(state_path orig)
+	list=$(state_path touched)
+	mkdir -p "$orig"
 	if [ -d "$tmp/orig" ]; then
 		(cd "$tmp/orig" && find . -type f | sed 's|^\./||') |
 		while read -r f; do
-			[ -e "$ktree/.autofreeze-orig/$f" ] && continue
-			mkdir -p "$ktree/.autofreeze-orig/$(dirname "$f")"
-			cp -p "$tmp/orig/$f" "$ktree/.autofreeze-orig/$f"
+			[ -e "$orig/$f" ] && continue
+			mkdir -p "$(dirname "$orig/$f")"
+			cp -p "$tmp/orig/$f" "$orig/$f"
 		done
 	fi
-	touch "$ktree/.autofreeze-touched"
+	touch "$list"
 	while read -r f; do
 		[ -n "$f" ] || continue
-		grep -qxF "$f" "$ktree/.autofreeze-touched" ||
-			echo "$f" >>"$ktree/.autofreeze-touched"
+		grep -qxF "$f" "$list" || echo "$f" >>"$list"
 	done <<<"$touched"
 }
 

@@ -21,6 +21,9 @@ export TOP TESTS FIXTURES GOLDEN COCCI SPATCH
 test_name=$(basename "$0" .sh)
 TRASH=$(mktemp -d "${TMPDIR:-/tmp}/af-$test_name.XXXXXX")
 export TRASH
+# the trees' bookkeeping (make vfs, make apply) goes with the scratch
+AUTOFREEZE_STATE=$TRASH/.state
+export AUTOFREEZE_STATE
 
 test_count=0
 test_fail=0

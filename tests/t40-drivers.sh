@@ -139,7 +139,7 @@ test_expect_success SPATCH "a tree whose own suspend freeze honours FS_POWER_FRE
 test_expect_success SPATCH "apply converts, reports on stderr, records the files" '
 	FORCE=1 $S/apply.sh $TRASH/kt fs/xfs 2>err &&
 	grep -q "converted 1 files" err &&
-	grep -qx fs/xfs/xfs_trans_ail.c kt/.autofreeze-touched &&
+	grep -qx fs/xfs/xfs_trans_ail.c "$(ktree_state kt)"/touched &&
 	! grep -q set_freezable kt/fs/xfs/xfs_trans_ail.c
 '
 

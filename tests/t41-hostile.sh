@@ -35,12 +35,20 @@ two_file_ktree()
 }
 
 # pristine DIR: no file of the tree DIR changed, none added, none left
-# half-replaced, no journal
+# half-replaced, no journal; and its bookkeeping as DIR.state holds it,
+# when the test saved it there, else none
 pristine()
 {
+	local st
+	st=$(ktree_state "$1") &&
 	diff -r "$1.orig" "$1" &&
-	test -z "$(find "$1" -name "*.autofreeze-new" -o -name "*.autofreeze-old" \
-		-o -name ".autofreeze-journal*")"
+	test -z "$(find "$1" -name "*.autofreeze-new" -o -name "*.autofreeze-old")" &&
+	test ! -e "$st/journal" && test ! -e "$st/journal.new" &&
+	if [ -d "$1.state" ]; then
+		diff -r "$1.state" "$st"
+	else
+		test ! -e "$st/touched" && test ! -e "$st/orig"
+	fi
 }
 
 test_expect_success SPATCH "set up: the expected conversion of a writable copy" '
@@ -155,7 +163,7 @@ for unit in xfs "my xfs"; do
 		cp -a odd-$t byp-$t && (cd byp-$t && patch -s -p1 <../odd-$t.diff) &&
 		cp -a odd-$t byg-$t && (cd byg-$t && git apply ../odd-$t.diff) &&
 		$S/apply.sh "$TRASH"/odd-$t "fs/$unit" 2>/dev/null &&
-		rm -r odd-$t/.autofreeze-* && diff -r byp-$t odd-$t && diff -r byg-$t odd-$t &&
+		diff -r byp-$t odd-$t && diff -r byg-$t odd-$t &&
 		! grep -q set_freezable "odd-$t/fs/$unit/xfs trans:ail\\x.c"
 	'
 
@@ -185,14 +193,15 @@ test_expect_success SPATCH "row 44: SIGKILL between two replacements: the next r
 	AUTOFREEZE_FAIL_AFTER=1 AUTOFREEZE_FAIL_SIGNAL=KILL FORCE=1 \
 		test_exit_code 137 $S/apply.sh "$TRASH"/kl fs/gfs2 2>err &&
 	! diff -r kl.orig kl >/dev/null &&
-	test -d kl/.autofreeze-journal &&
+	test -d "$(ktree_state kl)/journal" &&
 	FORCE=1 $S/diff.sh "$TRASH"/kl fs/gfs2 >kl.diff 2>err &&
 	grep -q "^diff.sh: .*/kl: undid a change a killed autofreeze run left half done (1 files put back)" err &&
 	pristine kl &&
 	grep -q "^+++ b/fs/gfs2/" kl.diff &&
 	FORCE=1 $S/apply.sh "$TRASH"/kl fs/gfs2 2>/dev/null &&
-	test "$(sort kl/.autofreeze-touched | uniq -d)" = "" &&
-	test "$(wc -l <kl/.autofreeze-touched)" = "$(grep -c "^+++ " kl.diff)"
+	st=$(ktree_state kl) &&
+	test "$(sort "$st/touched" | uniq -d)" = "" &&
+	test "$(wc -l <"$st/touched")" = "$(grep -c "^+++ " kl.diff)"
 '
 
 test_expect_success SPATCH "row 45: a signal during the bookkeeping: files and bookkeeping put back" '
@@ -208,6 +217,7 @@ test_expect_success SPATCH "row 45: a signal during the bookkeeping: files and b
 test_expect_success SPATCH "row 45: a failure during the bookkeeping of a tree converted before keeps the old bookkeeping" '
 	two_file_ktree bb && FORCE=1 $S/apply.sh "$TRASH"/bb fs/xfs 2>/dev/null &&
 	fake_ktree gfs2-6.12 bb && cp -a bb bb.orig &&
+	cp -a "$(ktree_state bb)" bb.state &&
 	AUTOFREEZE_FAIL_AFTER=3 FORCE=1 test_exit_code 1 $S/apply.sh "$TRASH"/bb fs/gfs2 2>err &&
 	grep -q "every file put back as it was" err &&
 	pristine bb
@@ -242,7 +252,7 @@ test_expect_success KTREE_6_1 "rows 70, 71: make vfs interrupted or failing betw
 	grep -q "applied the Linux 6.1 VFS series" out &&
 	grep -q FS_AUTOFREEZE v61/include/linux/fs.h &&
 	! grep -q FS_AUTOFREEZE "$src"/include/linux/fs.h &&
-	sort v61/.autofreeze-touched | test_cmp files -
+	sort "$(ktree_state v61)/touched" | test_cmp files -
 '
 
 test_expect_success SPATCH "row 73: spatch 1.10 is new enough (versions compare by number)" '
@@ -260,6 +270,37 @@ test_expect_success SPATCH "row 73: spatch 1.10 is new enough (versions compare 
 test_expect_success SPATCH "row 73: make -s -C from elsewhere puts only the diff on stdout" '
 	mkdir -p elsewhere && (cd elsewhere && make -s -C "$TOP" diff KTREE="$TRASH"/ref DIR=fs/xfs) >mk.diff &&
 	test_cmp ref.diff mk.diff
+'
+
+test_expect_success SPATCH "rows 53, 72: apply leaves nothing in a plain tree but the converted files; its bookkeeping is under AUTOFREEZE_STATE" '
+	two_file_ktree pl && cp -a pl pl.want &&
+	(cd pl.want && patch -s -p1 <../ref.diff) &&
+	$S/apply.sh "$TRASH"/pl fs/xfs 2>/dev/null &&
+	diff -r pl.want pl &&
+	st=$(ktree_state pl) &&
+	case $st in "$AUTOFREEZE_STATE"/pl-*) ;; *) false ;; esac &&
+	test "$(sort "$st/touched")" = "$(printf "fs/xfs/xfs_super.c\nfs/xfs/xfs_trans_ail.c")" &&
+	cmp "$st/orig/fs/xfs/xfs_trans_ail.c" ref/fs/xfs/xfs_trans_ail.c
+'
+
+test_expect_success SPATCH "rows 52, 53: in a git tree the bookkeeping is under .git/; git status shows only the converted files" '
+	two_file_ktree gt && (cd gt && git init -q && git add -A &&
+		git -c user.name=t -c user.email=t@t commit -qm base) &&
+	$S/apply.sh "$TRASH"/gt fs/xfs 2>/dev/null &&
+	git -C gt status --porcelain >st &&
+	printf " M fs/xfs/xfs_super.c\n M fs/xfs/xfs_trans_ail.c\n" >want &&
+	test_cmp want st &&
+	test "$(ktree_state gt)" = "$(cd gt && pwd -P)/.git/autofreeze" &&
+	test -s gt/.git/autofreeze/touched
+'
+
+test_expect_success SPATCH,NOBODY "row 72: apply as root on a tree nobody owns: every file in the tree still nobody-owned, modes kept" '
+	two_file_ktree ow && chmod 0664 ow/fs/xfs/xfs_super.c && chown -R nobody:nogroup ow &&
+	(cd ow && find . -printf "%p %m %u:%g\n" | sort) >before &&
+	$S/apply.sh "$TRASH"/ow fs/xfs 2>/dev/null &&
+	grep -q FS_AUTOFREEZE ow/fs/xfs/xfs_super.c &&
+	(cd ow && find . -printf "%p %m %u:%g\n" | sort) >after &&
+	test_cmp before after
 '
 
 test_done

@@ -83,7 +83,7 @@ edit_new()
 apply_compiles()
 {
 	local nobj
-	nobj=$(sort -u "$1/.autofreeze-touched" | grep -c "\.c$") &&
+	nobj=$(sort -u "$(ktree_state "$1")/touched" | grep -c "\.c$") &&
 	vmake build-check KTREE="$1" O="$2" >out 2>&1 &&
 	cat out &&
 	test "$(grep -c "^OK " out)" -eq "$nobj" &&
@@ -125,17 +125,18 @@ run_version()
 		grep -q "fs_suspend_freeze()" "$plain/kernel/power/process.c" &&
 		grep -q "fs_suspend_thaw()" "$plain/kernel/power/process.c" &&
 		series_files "$v" >want &&
-		sort "$plain/.autofreeze-touched" >have &&
+		st=$(ktree_state "$plain") &&
+		sort "$st/touched" >have &&
 		test_cmp want have &&
 		for f in $(cat want); do
-			cmp "$src/$f" "$plain/.autofreeze-orig/$f" || exit 1
+			cmp "$src/$f" "$st/orig/$f" || exit 1
 		done
 	'
 
 	test_expect_success $prereq "$v: the Debian tree itself is left untouched" '
 		! grep -q "\bFS_AUTOFREEZE\b" "$src/include/linux/fs.h" &&
 		! grep -q fs_suspend "$src/kernel/power/process.c" &&
-		test ! -e "$src/.autofreeze-touched"
+		test ! -e "$(ktree_state "$src")/touched"
 	'
 
 	test_expect_success $prereq "$v: every touched object compiles with no new warning (make build-check)" '
@@ -183,12 +184,12 @@ run_version()
 
 	test_expect_success $prereq "$v: make vfs on the patched tree is a no-op" '
 		files=$(series_files "$v") &&
-		sums "$plain" $files .autofreeze-touched >before &&
+		{ sums "$plain" $files; cat "$(ktree_state "$plain")/touched"; } >before &&
 		vmake vfs KTREE="$plain" >out 2>err &&
 		cat out err &&
 		grep -q "already has the Linux $v VFS series, nothing to do" out &&
 		test ! -s err &&
-		sums "$plain" $files .autofreeze-touched >after &&
+		{ sums "$plain" $files; cat "$(ktree_state "$plain")/touched"; } >after &&
 		test_cmp before after
 	'
 
@@ -275,14 +276,14 @@ run_mainline()
 		vmake vfs KTREE="$plain" >out 2>err &&
 		cat out err &&
 		grep -q "needs no VFS series: its own suspend freeze, filesystems_freeze_callback() (fs/super.c), freezes the types that carry FS_POWER_FREEZE" out &&
-		test ! -s err && test ! -e "$plain/.autofreeze-touched"
+		test ! -s err && test ! -e "$(ktree_state "$plain")/touched"
 	'
 
 	test_expect_success $prereq "$v: make apply DIR=fs adds FS_POWER_FREEZE: every touched object compiles, no new warning" '
 		vmake apply KTREE="$plain" DIR=fs >out 2>&1 &&
 		cat out &&
 		grep -q "converted .*; FS_POWER_FREEZE on " out &&
-		! grep -rq FS_AUTOFREEZE $(sed "s|^|$plain/|" "$plain/.autofreeze-touched") &&
+		! grep -rq FS_AUTOFREEZE $(sed "s|^|$plain/|" "$(ktree_state "$plain")/touched") &&
 		apply_compiles "$plain" "$o" "$TRASH/apply-$v"
 	'
 	[ -f "$TRASH/apply-$v" ] && say "# $v apply DIR=fs: $(cat "$TRASH/apply-$v")"

@@ -9,18 +9,41 @@
 #                             to KTREE) with NEW/FILE, all or nothing
 #   journal_recover           undo a replacement a killed run left
 #
-# The journal, KTREE/.autofreeze-journal/, is written before the first
-# file changes: the old content of every file, the bookkeeping as it
+# The bookkeeping of a tree lives outside it (ktree_state): in a git
+# work tree under its git directory, else under AUTOFREEZE_STATE.  The
+# journal, STATE/journal/, is written before the first file changes: the old content of every file, the bookkeeping as it
 # was, and the list.  It is complete once renamed into place, and gone
 # once the replacement and its bookkeeping are done.  Whatever stops a
 # run in between (a signal, SIGKILL, a full disk, a power cut), the
 # next driver run on KTREE finds the journal and puts the tree back as
-# it was, and says so.  Needs $prog and KTREE.
+# it was, and says so.  Needs $prog, KTREE and KSTATE (ktree_check sets
+# both).
 
-# state_path NAME: where the bookkeeping NAME of KTREE lives.
+# ktree_state TREE: the directory of TREE's bookkeeping.  At the top of
+# a git work tree, autofreeze/ in its git directory; else a directory
+# named for the tree's path in $AUTOFREEZE_STATE (default
+# $XDG_STATE_HOME/autofreeze, that is ~/.local/state/autofreeze).  A
+# tree moved or copied starts without one.
+ktree_state()
+{
+	local t top base
+	t=$(cd "$1" && pwd -P) || return 1
+	if top=$(git -C "$t" rev-parse --show-toplevel 2>/dev/null) &&
+	   [ "$(cd "$top" && pwd -P)" = "$t" ]; then
+		printf '%s/autofreeze' "$(git -C "$t" rev-parse --absolute-git-dir)"
+		return
+	fi
+	base=${AUTOFREEZE_STATE:-${XDG_STATE_HOME:-${HOME:-/nonexistent}/.local/state}/autofreeze}
+	printf '%s/%s-%s' "$base" "$(basename "$t")" \
+		"$(printf '%s' "$t" | sha256sum | cut -c1-16)"
+}
+
+# state_path NAME: the bookkeeping NAME of KTREE: touched (the files
+# apply and vfs changed, each once), orig/ (each as it was before its
+# first change), journal/.
 state_path()
 {
-	printf '%s/.autofreeze-%s' "$KTREE" "$1"
+	printf '%s/%s' "$KSTATE" "$1"
 }
 
 # tree_lock: an exclusive flock on the tree's top directory, held until
@@ -101,6 +124,7 @@ journal_undo()
 		find "$(state_path orig)" -depth -type d -empty -delete
 	sync -f "$KTREE" 2>/dev/null || true
 	rm -rf "$j"
+	sync -f "$KSTATE" 2>/dev/null || true
 	journal_undone=$n
 }
 
@@ -115,9 +139,8 @@ journal_recover()
 }
 
 # journal_replace LIST NEW: each file of LIST (one per line) replaced
-# by NEW/FILE; the bookkeeping gets the list (.autofreeze-touched, each
-# name once) and each file's first old content (.autofreeze-orig/, for
-# build-check's baseline).  On failure or a signal the tree is put back
+# by NEW/FILE; the bookkeeping gets the list (touched, each name once)
+# and each file's first old content (orig/, build-check's baseline).  On failure or a signal the tree is put back
 # and the driver exits non-zero.  AUTOFREEZE_FAIL_AFTER=N makes step
 # N+1 (the files' replacements, then their bookkeeping, in list order)
 # fail, or with AUTOFREEZE_FAIL_SIGNAL=SIG get that signal (and again
@@ -132,6 +155,11 @@ journal_replace()
 	while IFS= read -r f; do
 		writable "$f"
 	done <"$list"
+	if ! mkdir -p "$KSTATE" 2>/dev/null || [ ! -w "$KSTATE" ]; then
+		echo "$prog: $KSTATE: cannot keep the tree's bookkeeping there (AUTOFREEZE_STATE=DIR puts it elsewhere); nothing changed" >&2
+		exit 2
+	fi
+	printf '%s\n' "$KTREE" >"$KSTATE/tree"
 	rm -rf "$j.new"
 	mkdir -p "$j.new/save"
 	cp "$list" "$j.new/list"

@@ -3,8 +3,9 @@
 # ktree.sh: sourced by the drivers.  ktree_check KTREE DIR validates a
 # kernel tree and a directory inside it, by asking the helper (one check
 # for every driver: "autofreeze ktree"), and sets KTREE (absolute) and
-# DIR (relative, normalised); on bad input it prints one line naming
-# $prog and exits 2.
+# DIR (relative, normalised), and KSTATE, where the tree's bookkeeping
+# lives (journal.sh); on bad input it prints one line naming $prog and
+# exits 2.
 
 AF=$TOP/scripts/autofreeze
 . "$TOP/scripts/lib/journal.sh"
@@ -37,6 +38,7 @@ ktree_check()
 	fi
 	KTREE=${out%%$'\t'*}
 	DIR=${out#*$'\t'}
+	KSTATE=$(ktree_state "$KTREE")
 	journal_recover
 }
 

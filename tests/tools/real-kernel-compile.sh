@@ -11,9 +11,9 @@
 #
 # TREE is a scratch copy: t50 hands it the tree it gave the core series
 # and `make apply DIR=fs`, configured and prepared in O already.  The
-# touched files are recorded as the other tools record theirs
-# (.autofreeze-touched, .autofreeze-orig/ keeping the first content
-# seen), so the baseline is the untouched tree.  Where the core series
+# touched files are recorded as the other tools record theirs (the
+# tree's touched and orig/, keeping the first content seen), so the
+# baseline is the untouched tree.  Where the core series
 # is missing, FS_AUTOFREEZE is a one-line define in include/linux/fs.h.
 # Prints build-check.sh's line per object and summary, and exits as it
 # does.
@@ -47,11 +47,12 @@ touched=$(sed -n 's|^diff -u -p a/\([^ ]*\) .*|fs/\1|p' "$work/fs.diff")
 # missing, recorded so that build-check.sh compiles them against their
 # first content.
 fsh=include/linux/fs.h
+orig=$(state_path orig)
 for f in $touched $fsh; do
-	[ -e "$tree/.autofreeze-orig/$f" ] && continue
-	mkdir -p "$tree/.autofreeze-orig/$(dirname "$f")"
-	cp -p "$tree/$f" "$tree/.autofreeze-orig/$f"
-	echo "$f" >>"$tree/.autofreeze-touched"
+	[ -e "$orig/$f" ] && continue
+	mkdir -p "$(dirname "$orig/$f")"
+	cp -p "$tree/$f" "$orig/$f"
+	echo "$f" >>"$(state_path touched)"
 done
 while read -r f; do
 	cp -p "$work/fs.after/${f#fs/}" "$tree/$f.autofreeze-tmp" &&
