@@ -303,4 +303,93 @@ test_expect_success SPATCH,NOBODY "row 72: apply as root on a tree nobody owns: 
 	test_cmp before after
 '
 
+# The rows that passed when the sweep ran, so that they keep passing.
+
+test_expect_success SPATCH "rows 5, 6, 7, 14, 15, 16: KTREE relative, with a trailing slash or a blank; DIR with a trailing slash, . or empty: the same diff" '
+	cp -a ref "k sp" && mkdir -p sub &&
+	(cd sub && $S/diff.sh ../ref fs/xfs) >d5 && test_cmp ref.diff d5 &&
+	$S/diff.sh "$TRASH"/ref/ fs/xfs >d6 && test_cmp ref.diff d6 &&
+	$S/diff.sh "$TRASH/k sp" fs/xfs >d7 && test_cmp ref.diff d7 &&
+	$S/diff.sh "$TRASH"/ref fs/xfs/ >d14 && test_cmp ref.diff d14 &&
+	$S/diff.sh "$TRASH"/ref . >d15 && test_cmp ref.diff d15 &&
+	$S/diff.sh "$TRASH"/ref "" >d16 && test_cmp ref.diff d16
+'
+
+test_expect_success SPATCH "rows 9, 24: make diff without DIR is DIR=fs; J=1000 gives the same diff" '
+	make -s -C "$TOP" diff KTREE="$TRASH"/ref >d9 && test_cmp ref.diff d9 &&
+	J=1000 $S/diff.sh "$TRASH"/ref fs/xfs >d24 && test_cmp ref.diff d24
+'
+
+test_expect_success SPATCH "row 17: a unit with no freezer use: empty diff, apply changes nothing, exit 0" '
+	two_file_ktree mx && mkdir mx/fs/minix &&
+	printf "int minix_f(void)\n{\n\treturn 0;\n}\n" >mx/fs/minix/inode.c &&
+	echo "obj-y += inode.o" >mx/fs/minix/Makefile && cp -a mx mx.orig &&
+	$S/diff.sh "$TRASH"/mx fs/minix >d17 && test_cmp /dev/null d17 &&
+	$S/apply.sh "$TRASH"/mx fs/minix 2>err && grep -q "nothing to convert" err &&
+	pristine mx
+'
+
+test_expect_success SPATCH,NOBODY "row 34: as nobody, a candidate file of mode 000: exit 2, one line naming it" '
+	two_file_ktree nr && chown -R nobody:nogroup nr &&
+	chmod 000 nr/fs/xfs/xfs_trans_ail.c && cp -a nr nr.orig &&
+	for d in diff apply report; do
+		test_exit_code 2 as_nobody $S/$d.sh "$TRASH"/nr fs/xfs >out 2>err &&
+		test_line_count err 1 && grep -q "^$d.sh: .*/nr/fs/xfs/xfs_trans_ail.c: Permission denied" err ||
+		return 1
+	done &&
+	chmod 644 nr/fs/xfs/xfs_trans_ail.c nr.orig/fs/xfs/xfs_trans_ail.c && pristine nr
+'
+
+test_expect_success SPATCH "row 37: TMPDIR that does not exist: diff and apply fail, one line, nothing changed" '
+	two_file_ktree tm && cp -a tm tm.orig &&
+	for d in diff apply; do
+		TMPDIR=$TRASH/no/such/dir test_must_fail $S/$d.sh "$TRASH"/tm fs/xfs >out 2>err &&
+		test_line_count err 1 && grep -q "no/such/dir" err || return 1
+	done &&
+	pristine tm
+'
+
+for t in 0.3 0.8 1.5 2.5; do
+	test_expect_success SPATCH "rows 38, 39: SIGINT and SIGTERM $t s into apply: the tree as it was, or converted whole" '
+		for sig in INT TERM; do
+			rm -rf to to.orig && two_file_ktree to && cp -a to to.orig &&
+			timeout -s $sig $t $S/apply.sh "$TRASH"/to fs/xfs 2>/dev/null
+			if diff -r to.orig to >/dev/null; then
+				pristine to || return 1
+			else
+				cp -a to.orig to.want && (cd to.want && patch -s -p1 <../ref.diff) &&
+				diff -r to.want to && rm -rf to.want || return 1
+			fi
+		done
+	'
+done
+
+test_expect_success SPATCH "row 49: a git tree with an uncommitted edit: apply converts on top and keeps the edit" '
+	two_file_ktree ge && (cd ge && git init -q && git add -A &&
+		git -c user.name=t -c user.email=t@t commit -qm base) &&
+	sed -i "1i /* a local edit */" ge/fs/xfs/xfs_trans_ail.c &&
+	$S/apply.sh "$TRASH"/ge fs/xfs 2>/dev/null &&
+	head -n 1 ge/fs/xfs/xfs_trans_ail.c | grep -qF "/* a local edit */" &&
+	! grep -q set_freezable ge/fs/xfs/xfs_trans_ail.c
+'
+
+test_expect_success SPATCH "row 55: a file named with \$(touch PWNED) and quotes: converted, nothing run" '
+	two_file_ktree pw &&
+	mv pw/fs/xfs/xfs_trans_ail.c "pw/fs/xfs/x\$(touch PWNED)'"'"'q.c" &&
+	(cd pw && $S/apply.sh "$TRASH"/pw fs/xfs 2>/dev/null) &&
+	! grep -q set_freezable "pw/fs/xfs/x\$(touch PWNED)'"'"'q.c" &&
+	test -z "$(find "$TRASH" / -maxdepth 1 -name PWNED 2>/dev/null)" &&
+	test -z "$(find "$TRASH" -name PWNED)"
+'
+
+test_expect_success SPATCH "row 62: CRLF line ends are kept, the content converted" '
+	two_file_ktree cl && sed -i "s/\$/\r/" cl/fs/xfs/xfs_trans_ail.c &&
+	$S/apply.sh "$TRASH"/cl fs/xfs 2>/dev/null &&
+	! grep -q set_freezable cl/fs/xfs/xfs_trans_ail.c &&
+	test "$(grep -vc $(printf "\r\$") cl/fs/xfs/xfs_trans_ail.c)" = 0 &&
+	tr -d "\r" <cl/fs/xfs/xfs_trans_ail.c >cl.lf &&
+	cp -a ref ref.conv && (cd ref.conv && patch -s -p1 <../ref.diff) &&
+	cmp ref.conv/fs/xfs/xfs_trans_ail.c cl.lf
+'
+
 test_done
