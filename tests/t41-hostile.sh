@@ -392,4 +392,14 @@ test_expect_success SPATCH "row 62: CRLF line ends are kept, the content convert
 	cmp ref.conv/fs/xfs/xfs_trans_ail.c cl.lf
 '
 
+test_expect_success SPATCH "rows 4, 13: KTREE or DIR naming a file: exit 2, one line saying it is not a directory" '
+	for d in diff apply report; do
+		test_exit_code 2 $S/$d.sh "$TRASH"/ref/Makefile fs/xfs >out 2>err &&
+		test_line_count err 1 && grep -q "^$d.sh: KTREE=.*/ref/Makefile: not a directory" err &&
+		test_exit_code 2 $S/$d.sh "$TRASH"/ref fs/xfs/xfs_super.c >out 2>err &&
+		test_line_count err 1 && grep -q "^$d.sh: DIR=fs/xfs/xfs_super.c: not a directory in " err ||
+		return 1
+	done
+'
+
 test_done

@@ -10,6 +10,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ktree.h"
 #include "scan.h"
@@ -83,7 +84,8 @@ const char *ktree_problem(const char *dir)
 	bool ok;
 
 	if (!is_dir(dir))
-		return "no such directory";
+		return access(dir, F_OK) ? "no such directory" :
+			"not a directory";
 	mk = path_join(dir, "Makefile");
 	kc = path_join(dir, "Kconfig");
 	fs = path_join(dir, "fs");
@@ -155,9 +157,11 @@ char *ktree_resolve(const char *ktree, const char *dir, struct ktree_dir *kd)
 		return xasprintf("DIR=%s: must be relative to KTREE", dir);
 	p = path_join(root, dir);
 	if (!is_dir(p)) {
+		bool there = !access(p, F_OK);
+
 		free(p);
-		return xasprintf("DIR=%s: no such directory in %s", dir,
-				 root);
+		return xasprintf("DIR=%s: %s in %s", dir, there ?
+				 "not a directory" : "no such directory", root);
 	}
 	if (!realpath(p, real)) {
 		char *msg = xasprintf("DIR=%s: %s", dir, strerror(errno));
