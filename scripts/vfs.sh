@@ -98,6 +98,7 @@ if grep -q '\bFS_AUTOFREEZE\b' "$ktree/include/linux/fs.h"; then
 fi
 
 tree_lock
+state_init
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/vfs.XXXXXX")
 am_running=
 cleanup()

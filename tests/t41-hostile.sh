@@ -402,4 +402,15 @@ test_expect_success SPATCH "rows 4, 13: KTREE or DIR naming a file: exit 2, one 
 	done
 '
 
+test_expect_success SPATCH "a tree removed and made again at the same path does not inherit the old one's bookkeeping" '
+	two_file_ktree re && $S/apply.sh "$TRASH"/re fs/xfs 2>/dev/null &&
+	st=$(ktree_state re) && test -s "$st/touched" &&
+	rm -rf re && two_file_ktree re && sed -i "1i /* new */" re/fs/xfs/xfs_super.c &&
+	$S/diff.sh "$TRASH"/re fs/xfs >/dev/null &&
+	test ! -e "$st" &&
+	$S/apply.sh "$TRASH"/re fs/xfs 2>/dev/null &&
+	head -n 1 "$st/orig/fs/xfs/xfs_super.c" | grep -qF "/* new */" &&
+	test "$(sed -n 2p "$st/tree")" = "$(cd re && pwd -P)"
+'
+
 test_done

@@ -38,9 +38,38 @@ ktree_state()
 		"$(printf '%s' "$t" | sha256sum | cut -c1-16)"
 }
 
-# state_path NAME: the bookkeeping NAME of KTREE: touched (the files
-# apply and vfs changed, each once), orig/ (each as it was before its
-# first change), journal/.
+# tree_id: KTREE's top directory as device:inode.  A tree removed and
+# made again at the same path, or copied, has another.
+tree_id()
+{
+	stat -c '%d:%i' "$KTREE"
+}
+
+# state_drop_stale: bookkeeping whose "tree" file names another
+# tree_id belongs to a tree since removed (or came along with cp -a of
+# a git tree): its list, old contents and journal are not this tree's,
+# so it is dropped before anything reads it.
+state_drop_stale()
+{
+	local id
+	[ -f "$KSTATE/tree" ] && read -r id <"$KSTATE/tree" || return 0
+	[ "$id" = "$(tree_id)" ] || rm -rf "$KSTATE" 2>/dev/null || true
+}
+
+# state_init: KSTATE made, writable, and marked as KTREE's; else one
+# line and exit 2, before the tree is touched.
+state_init()
+{
+	if ! mkdir -p "$KSTATE" 2>/dev/null || [ ! -w "$KSTATE" ]; then
+		echo "$prog: $KSTATE: cannot keep the tree's bookkeeping there (AUTOFREEZE_STATE=DIR puts it elsewhere); nothing changed" >&2
+		exit 2
+	fi
+	printf '%s\n%s\n' "$(tree_id)" "$KTREE" >"$KSTATE/tree"
+}
+
+# state_path NAME: the bookkeeping NAME of KTREE: tree (its tree_id and
+# path), touched (the files apply and vfs changed, each once), orig/
+# (each as it was before its first change), journal/.
 state_path()
 {
 	printf '%s/%s' "$KSTATE" "$1"
@@ -155,11 +184,7 @@ journal_replace()
 	while IFS= read -r f; do
 		writable "$f"
 	done <"$list"
-	if ! mkdir -p "$KSTATE" 2>/dev/null || [ ! -w "$KSTATE" ]; then
-		echo "$prog: $KSTATE: cannot keep the tree's bookkeeping there (AUTOFREEZE_STATE=DIR puts it elsewhere); nothing changed" >&2
-		exit 2
-	fi
-	printf '%s\n' "$KTREE" >"$KSTATE/tree"
+	state_init
 	rm -rf "$j.new"
 	mkdir -p "$j.new/save"
 	cp "$list" "$j.new/list"

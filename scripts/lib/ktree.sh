@@ -39,6 +39,7 @@ ktree_check()
 	KTREE=${out%%$'\t'*}
 	DIR=${out#*$'\t'}
 	KSTATE=$(ktree_state "$KTREE")
+	state_drop_stale
 	journal_recover
 }
 

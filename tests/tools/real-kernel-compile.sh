@@ -47,6 +47,7 @@ touched=$(sed -n 's|^diff -u -p a/\([^ ]*\) .*|fs/\1|p' "$work/fs.diff")
 # missing, recorded so that build-check.sh compiles them against their
 # first content.
 fsh=include/linux/fs.h
+state_init
 orig=$(state_path orig)
 for f in $touched $fsh; do
 	[ -e "$orig/$f" ] && continue
