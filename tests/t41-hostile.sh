@@ -15,6 +15,8 @@ S=$TOP/scripts
 
 # the unprivileged cases run as nobody, which needs root to switch to
 test_lazy_prereq NOBODY 'test "$(id -u)" = 0 && command -v setpriv && id nobody'
+# a private mount (a full TMPDIR) can be made here
+test_lazy_prereq UNSHARE 'unshare -m true'
 
 # as_nobody CMD...: CMD as user and group nobody, no other groups; the
 # Python tests/run resolved for spatch may be one only root can run
@@ -411,6 +413,56 @@ test_expect_success SPATCH "a tree removed and made again at the same path does 
 	$S/apply.sh "$TRASH"/re fs/xfs 2>/dev/null &&
 	head -n 1 "$st/orig/fs/xfs/xfs_super.c" | grep -qF "/* new */" &&
 	test "$(sed -n 2p "$st/tree")" = "$(cd re && pwd -P)"
+'
+
+test_expect_success SPATCH "row 12: DIR a symbolic link to a unit inside the tree: that unit's diff" '
+	cp -a ref sl && ln -s xfs sl/fs/xfslink &&
+	$S/diff.sh "$TRASH"/sl fs/xfslink >d12 && test_cmp ref.diff d12
+'
+
+test_expect_success SPATCH "row 29: spatch killed by a signal: apply exits 1 saying so, nothing changed" '
+	mkdir -p killed &&
+	cat >killed/spatch <<-EOF &&
+	#!/bin/sh
+	case "\$*" in *--version*) exec $SPATCH --version ;; esac
+	kill -KILL \$\$
+	EOF
+	chmod +x killed/spatch &&
+	two_file_ktree ks && cp -a ks ks.orig &&
+	SPATCH=$TRASH/killed/spatch test_exit_code 1 $S/apply.sh "$TRASH"/ks fs/xfs 2>err &&
+	test_line_count err 1 && grep -q "^apply.sh: spatch failed on cocci/kthread_freezer.cocci" err &&
+	pristine ks
+'
+
+test_expect_success SPATCH,UNSHARE "rows 35, 36: TMPDIR on a small file system: diff and apply fail or are right, the tree as it was or converted whole" '
+	mkdir -p small && cp -a ref fu.want && (cd fu.want && patch -s -p1 <../ref.diff) &&
+	for size in 16k 64k 128k 1m; do
+		rm -rf fu fu.orig && two_file_ktree fu && cp -a fu fu.orig &&
+		unshare -m sh -c "mount -t tmpfs -o size=$size tmpfs $TRASH/small &&
+			TMPDIR=$TRASH/small $S/diff.sh $TRASH/fu fs/xfs >$TRASH/fu.diff" 2>/dev/null;
+		test $? -ne 0 || test_cmp ref.diff fu.diff || return 1
+		unshare -m sh -c "mount -t tmpfs -o size=$size tmpfs $TRASH/small &&
+			TMPDIR=$TRASH/small $S/apply.sh $TRASH/fu fs/xfs" 2>/dev/null
+		if [ $? -eq 0 ]; then
+			diff -r fu.want fu || return 1
+		else
+			pristine fu || return 1
+		fi
+	done
+'
+
+test_expect_success SPATCH "row 40: SIGKILL at four moments of an apply: after the next run, the tree as it was or converted whole" '
+	for t in 0.3 0.8 1.5 2.5; do
+		rm -rf kk kk.orig && two_file_ktree kk && cp -a kk kk.orig &&
+		timeout -s KILL $t $S/apply.sh "$TRASH"/kk fs/xfs 2>/dev/null
+		$S/diff.sh "$TRASH"/kk fs/xfs >/dev/null 2>&1 &&
+		if diff -r kk.orig kk >/dev/null; then
+			pristine kk || return 1
+		else
+			cp -a kk.orig kk.want && (cd kk.want && patch -s -p1 <../ref.diff) &&
+			diff -r kk.want kk && rm -rf kk.want || return 1
+		fi
+	done
 '
 
 test_done

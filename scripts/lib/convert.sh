@@ -136,7 +136,8 @@ run_rule()
 	if ! (cd "$in" && "$AF" spatch -G -j "$J" -o "$log" -- "${opts[@]}" \
 		--sp-file "$TOP/cocci/$rule.cocci" "$@") 2>"$log.runner"; then
 		why=$(grep -h -v '^[[:space:]]*$' "$log"/*.err 2>/dev/null | tail -n 1)
-		echo "$prog: spatch failed on cocci/$rule.cocci: ${why:-$(tail -n 1 "$log.runner")}" >&2
+		[ -n "$why" ] || why=$(tail -n 1 "$log.runner")
+		echo "$prog: spatch failed on cocci/$rule.cocci: ${why:-it said nothing (is TMPDIR=${TMPDIR:-/tmp} full?)}" >&2
 		exit 1
 	fi
 	# --in-place writes the result with cp, and a cp that fails does
