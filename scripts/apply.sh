@@ -30,7 +30,7 @@ prog=$prog "$TOP/scripts/lib/convert.sh" "$KTREE" "$DIR" "$scratch"
 if [ -s "$scratch/unparsed" ]; then
 	read -r first <"$scratch/unparsed"
 	echo "$prog: spatch cannot parse the code around ${first%%: *} (and $(($(wc -l <"$scratch/unparsed") - 1)) more freezer uses; make report lists them); nothing changed" >&2
-	exit 1
+	exit 2
 fi
 
 (cd "$scratch/b" && find . -type f | sed 's|^\./||' | LC_ALL=C sort) |

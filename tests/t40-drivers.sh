@@ -182,7 +182,7 @@ test_expect_success SPATCH "a file spatch cannot parse: report names it, apply r
 	cp -a pt pt.orig &&
 	FORCE=1 $S/report.sh $TRASH/pt fs/xfs >rep &&
 	grep -q "fs/xfs/xfs_broken.c:3:.*spatch cannot parse" rep &&
-	FORCE=1 test_exit_code 1 $S/apply.sh $TRASH/pt fs/xfs 2>err &&
+	FORCE=1 test_exit_code 2 $S/apply.sh $TRASH/pt fs/xfs 2>err &&
 	one_line err && grep -q "xfs_broken.c:3" err &&
 	diff -r pt.orig pt
 '

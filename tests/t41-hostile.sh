@@ -89,7 +89,7 @@ test_expect_success SPATCH "row 30: a tree made read-only with chmod a-w: apply 
 	chmod -R u+w ra/fs && pristine ra
 '
 
-test_expect_success SPATCH "a spatch that cannot write its result (exit 0, a cp error in its log): diff and apply exit 1 saying so" '
+test_expect_success SPATCH "a spatch that cannot write its result (exit 0, a cp error in its log): diff and apply exit 2 saying so" '
 	mkdir -p nowrite &&
 	cat >nowrite/spatch <<-EOF &&
 	#!/bin/sh
@@ -98,10 +98,10 @@ test_expect_success SPATCH "a spatch that cannot write its result (exit 0, a cp 
 	EOF
 	chmod +x nowrite/spatch &&
 	two_file_ktree nw && cp -a nw nw.orig &&
-	SPATCH=$TRASH/nowrite/spatch test_exit_code 1 $S/diff.sh "$TRASH"/nw fs/xfs >out 2>err &&
+	SPATCH=$TRASH/nowrite/spatch test_exit_code 2 $S/diff.sh "$TRASH"/nw fs/xfs >out 2>err &&
 	test_cmp /dev/null out && test_line_count err 1 &&
 	grep -qF "diff.sh: spatch could not write its result on cocci/kthread_freezer.cocci: cp: cannot create regular file '"'"'fs/xfs/xfs_trans_ail.c'"'"'" err &&
-	SPATCH=$TRASH/nowrite/spatch test_exit_code 1 $S/apply.sh "$TRASH"/nw fs/xfs 2>err &&
+	SPATCH=$TRASH/nowrite/spatch test_exit_code 2 $S/apply.sh "$TRASH"/nw fs/xfs 2>err &&
 	test_line_count err 1 && pristine nw
 '
 

@@ -145,7 +145,7 @@ run_rule()
 	why=$(grep -h -m 1 '^cp: ' "$log"/*.err 2>/dev/null | head -n 1)
 	if [ -n "$why" ]; then
 		echo "$prog: spatch could not write its result on cocci/$rule.cocci: $why" >&2
-		exit 1
+		exit 2
 	fi
 	[ "$mode" = patch ] || cat "$log"/*.out >>"$out/rules"
 }
