@@ -235,10 +235,15 @@ test_expect_success SPATCH "row 48: a second apply while one holds the tree refu
 
 # make vfs on a hard-linked copy of Debian's 6.1: the journal replaces
 # files, so the source tree's files must never change
-test_expect_success KTREE_6_1 "rows 70, 71: make vfs interrupted or failing between two files: the tree as it was, and a rerun applies" '
+test_expect_success KTREE_6_1,UNSHARE "rows 70, 71: make vfs on a read-only directory, interrupted or failing between two files: the tree as it was, and a rerun applies" '
 	src=$TOP/build/linux-source-6.1 &&
 	ktree_link_copy "$src" v61 &&
 	(cd v61 && ls -A) >top.before &&
+	unshare -m sh -c "mount --bind $TRASH/v61/kernel/power $TRASH/v61/kernel/power &&
+		mount -o remount,bind,ro $TRASH/v61/kernel/power &&
+		$S/vfs.sh $TRASH/v61" 2>err; rc=$?;
+	test $rc -eq 2 && test_line_count err 1 &&
+	grep -q "^vfs.sh: .*/v61/kernel/power/process.c: not writable; nothing changed" err &&
 	AUTOFREEZE_FAIL_AFTER=4 AUTOFREEZE_FAIL_SIGNAL=INT \
 		test_exit_code 130 $S/vfs.sh "$TRASH"/v61 2>err &&
 	grep -q "every file put back as it was" err &&
