@@ -53,6 +53,16 @@ pristine()
 	fi
 }
 
+# old_or_converted DIR: DIR, a two_file_ktree, is as it was (pristine)
+# or converted whole, as ref.diff says
+old_or_converted()
+{
+	diff -r "$1.orig" "$1" >/dev/null && { pristine "$1"; return; }
+	rm -rf "$1.want" && cp -a "$1.orig" "$1.want" &&
+	(cd "$1.want" && patch -s -p1 <../ref.diff) &&
+	diff -r "$1.want" "$1"
+}
+
 test_expect_success SPATCH "set up: the expected conversion of a writable copy" '
 	make -s -C "$TOP" helper >/dev/null &&
 	chmod 755 "$TRASH" &&
@@ -361,12 +371,7 @@ for t in 0.3 0.8 1.5 2.5; do
 		for sig in INT TERM; do
 			rm -rf to to.orig && two_file_ktree to && cp -a to to.orig &&
 			timeout -s $sig $t $S/apply.sh "$TRASH"/to fs/xfs 2>/dev/null
-			if diff -r to.orig to >/dev/null; then
-				pristine to || return 1
-			else
-				cp -a to.orig to.want && (cd to.want && patch -s -p1 <../ref.diff) &&
-				diff -r to.want to && rm -rf to.want || return 1
-			fi
+			old_or_converted to || return 1
 		done
 	'
 done
@@ -461,12 +466,7 @@ test_expect_success SPATCH "row 40: SIGKILL at four moments of an apply: after t
 		rm -rf kk kk.orig && two_file_ktree kk && cp -a kk kk.orig &&
 		timeout -s KILL $t $S/apply.sh "$TRASH"/kk fs/xfs 2>/dev/null
 		$S/diff.sh "$TRASH"/kk fs/xfs >/dev/null 2>&1 &&
-		if diff -r kk.orig kk >/dev/null; then
-			pristine kk || return 1
-		else
-			cp -a kk.orig kk.want && (cd kk.want && patch -s -p1 <../ref.diff) &&
-			diff -r kk.want kk && rm -rf kk.want || return 1
-		fi
+		old_or_converted kk || return 1
 	done
 '
 
