@@ -216,6 +216,14 @@ test_expect_success SPATCH "row 44: SIGKILL between two replacements: the next r
 	test "$(wc -l <"$st/touched")" = "$(grep -c "^+++ " kl.diff)"
 '
 
+test_expect_success SPATCH "a run killed while it wrote its journal: the next run drops it without a word" '
+	two_file_ktree jn && cp -a jn jn.orig &&
+	st=$(ktree_state jn) && mkdir -p "$st/journal.new/save" &&
+	$S/diff.sh "$TRASH"/jn fs/xfs >jn.diff 2>err &&
+	test_cmp /dev/null err && test_cmp ref.diff jn.diff &&
+	test ! -e "$st/journal.new" && pristine jn
+'
+
 test_expect_success SPATCH "row 45: a signal during the bookkeeping: files and bookkeeping put back" '
 	fake_ktree gfs2-6.12 bk && cp -a bk bk.orig &&
 	FORCE=1 $S/diff.sh "$TRASH"/bk fs/gfs2 >bk.diff &&

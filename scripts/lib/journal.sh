@@ -158,11 +158,18 @@ journal_undo()
 }
 
 # journal_recover: a journal left by a run that was killed: undo it.
+# A journal.new alone was being written when its run was killed: the
+# tree was not touched yet, so it goes without a word.
 journal_recover()
 {
-	[ -d "$(state_path journal)" ] || [ -d "$(state_path journal).new" ] ||
-		return 0
+	local j
+	j=$(state_path journal)
+	[ -d "$j" ] || [ -d "$j.new" ] || return 0
 	tree_lock
+	if [ ! -d "$j" ]; then
+		rm -rf "$j.new"
+		return 0
+	fi
 	journal_undo
 	echo "$prog: $KTREE: undid a change a killed autofreeze run left half done ($journal_undone files put back)" >&2
 }
@@ -185,20 +192,23 @@ journal_replace()
 		writable "$f"
 	done <"$list"
 	state_init
-	rm -rf "$j.new"
-	mkdir -p "$j.new/save"
-	cp "$list" "$j.new/list"
-	: >"$j.new/orig-new"
-	(cd "$KTREE" && while IFS= read -r f; do
-		[ ! -e "$f" ] || printf '%s\0' "$f"
-	done <"$list" | tar --null -T - -cf -) | tar -C "$j.new/save" -xpf -
-	[ ! -e "$touched" ] || cp -p "$touched" "$j.new/touched"
-	sync -f "$j.new" 2>/dev/null || true
+	# From here a signal or a failure undoes what was done; the journal
+	# counts only once it is complete and renamed.
 	traps=$(trap -p INT TERM HUP)
 	trap 'journal_fail 130' INT
 	trap 'journal_fail 143' TERM
 	trap 'journal_fail 129' HUP
-	mv "$j.new" "$j"
+	rm -rf "$j.new"
+	mkdir -p "$j.new/save" && cp "$list" "$j.new/list" &&
+		: >"$j.new/orig-new" || journal_fail 1
+	(set -o pipefail
+	 cd "$KTREE" && while IFS= read -r f; do
+		[ ! -e "$f" ] || printf '%s\0' "$f"
+	 done <"$list" | tar --null -T - -cf - | tar -C "$j.new/save" -xpf -) ||
+		journal_fail 1
+	[ ! -e "$touched" ] || cp -p "$touched" "$j.new/touched" || journal_fail 1
+	sync -f "$j.new" 2>/dev/null || true
+	mv "$j.new" "$j" || journal_fail 1
 	while IFS= read -r f; do
 		fault_point $((n++)) "$f"
 		replace_file "$f" "$new/$f" || journal_fail 1
@@ -214,6 +224,9 @@ journal_replace()
 		cp -p "$j/save/$f" "$orig/$f" || journal_fail 1
 	done <"$list"
 	sync -f "$KTREE" 2>/dev/null || true
+	# Done: a signal now would undo a finished change, or report one
+	# undone that was not.
+	trap '' INT TERM HUP
 	rm -rf "$j"
 	trap - INT TERM HUP
 	eval "$traps"
