@@ -38,11 +38,13 @@ ktree_state()
 		"$(printf '%s' "$t" | sha256sum | cut -c1-16)"
 }
 
-# tree_id: KTREE's top directory as device:inode.  A tree removed and
-# made again at the same path, or copied, has another.
+# tree_id: KTREE's top directory as device:inode:birth time.  A tree
+# removed and made again at the same path, or copied, has another: the
+# inode alone may be reused at once (ext4), its birth time is not
+# (where the file system keeps one; else "-").
 tree_id()
 {
-	stat -c '%d:%i' "$KTREE"
+	stat -c '%d:%i:%w' "$KTREE" | tr ' ' _
 }
 
 # state_drop_stale: bookkeeping whose "tree" file names another
