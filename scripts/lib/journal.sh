@@ -11,19 +11,20 @@
 #
 # The bookkeeping of a tree lives outside it (ktree_state): in a git
 # work tree under its git directory, else under AUTOFREEZE_STATE.  The
-# journal, STATE/journal/, is written before the first file changes: the old content of every file, the bookkeeping as it
-# was, and the list.  It is complete once renamed into place, and gone
-# once the replacement and its bookkeeping are done.  Whatever stops a
-# run in between (a signal, SIGKILL, a full disk, a power cut), the
-# next driver run on KTREE finds the journal and puts the tree back as
-# it was, and says so.  Needs $prog, KTREE and KSTATE (ktree_check sets
-# both).
+# journal, STATE/journal/, is written before the first file changes:
+# the old content of every file, the bookkeeping as it was, and the
+# list.  It is complete once renamed into place, and gone once the
+# replacement and its bookkeeping are done.  Whatever stops a run in
+# between (a signal, SIGKILL, a full disk, a power cut), the next
+# driver run on KTREE finds the journal and puts the tree back as it
+# was, and says so.  Needs $prog, KTREE and KSTATE (ktree_check sets
+# them).
 
 # ktree_state TREE: the directory of TREE's bookkeeping.  At the top of
 # a git work tree, autofreeze/ in its git directory; else a directory
 # named for the tree's path in $AUTOFREEZE_STATE (default
 # $XDG_STATE_HOME/autofreeze, that is ~/.local/state/autofreeze).  A
-# tree moved or copied starts without one.
+# plain tree moved, and any tree copied, starts without one.
 ktree_state()
 {
 	local t top base
