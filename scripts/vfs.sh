@@ -110,7 +110,8 @@ cleanup()
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# Save the baseline before changing anything: the first saved copy wins,
+# Save the baseline before git am changes anything (patch -p1 goes through
+# the journal, which saves its own): the first saved copy wins,
 # so a file touched by several tools keeps its untouched content.
 save_originals()
 {
@@ -122,7 +123,7 @@ save_originals()
 	done <<<"$touched"
 }
 
-# Make the record in the tree once git am put the series in (patch -p1
+# Make the record in the bookkeeping once git am put the series in (patch -p1
 # makes it through the journal).
 record()
 {
@@ -145,12 +146,9 @@ record()
 	done <<<"$touched"
 }
 
-save_originals
-
 top=$(git -C "$ktree" rev-parse --show-toplevel 2>/dev/null || true)
-git_tree=
 if [ -n "$top" ] && [ "$(cd "$top" && pwd -P)" = "$ktree" ]; then
-	git_tree=1
+	save_originals
 	# git am needs an identity; lend it one only when there is none.
 	ident=()
 	git -C "$ktree" var GIT_COMMITTER_IDENT >/dev/null 2>&1 ||
@@ -173,6 +171,7 @@ if [ -n "$top" ] && [ "$(cd "$top" && pwd -P)" = "$ktree" ]; then
 		fail "patch ${at:-?} of the Linux $kver series does not apply to $ktree (git am: ${why:-see git am}); tree left as it was"
 	fi
 	am_running=
+	record
 	method="git am, ${#patches[@]} commits"
 else
 	# Apply the whole series to copies first; touch the tree only when
@@ -197,5 +196,4 @@ else
 	method="patch -p1, ${#patches[@]} patches"
 fi
 
-[ -z "$git_tree" ] || record
 echo "$prog: applied the Linux $kver VFS series to $ktree ($method)"
