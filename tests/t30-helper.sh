@@ -329,7 +329,7 @@ test_expect_success "judgments: a bad file is one line naming it, exit 2" '
 	test_line_count err 1 && grep -q "^autofreeze: short.tsv: line 1: not 7 tab-separated fields" err &&
 	printf "# c\n\n6.1\tfs/jfs\tdir\t-\t-\tx\ty\n" >what.tsv &&
 	test_exit_code 2 "$AF" plan --judgments what.tsv "$H/ktree" fs 2>err &&
-	test_line_count err 1 && grep -q "what.tsv: line 3: \"dir\" is not unit, fstype, use or quiesced" err &&
+	test_line_count err 1 && grep -q "what.tsv: line 3: \"dir\" is not unit, fstype, use, quiesced or flagged" err &&
 	printf "6.1\tfs/xfs\tquiesced\txfsaild\t-\tnot-quiesced\tx()\n" >q.tsv &&
 	test_exit_code 2 "$AF" plan --judgments q.tsv "$H/ktree" fs 2>err &&
 	test_line_count err 1 && grep -q "q.tsv: line 1: the code \"quiesced\" goes with a quiesced judgment, and only there" err &&

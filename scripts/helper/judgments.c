@@ -37,6 +37,7 @@ void judgments_load(struct judgments *js, const char *path,
 	static const char *const whats[] = {
 		[JUDGED_UNIT] = "unit", [JUDGED_FSTYPE] = "fstype",
 		[JUDGED_USE] = "use", [JUDGED_QUIESCED] = "quiesced",
+		[JUDGED_FLAGGED] = "flagged",
 	};
 	char *own = path ? NULL : beside_helper("policy/judgments.tsv");
 	char *line = NULL;
@@ -77,8 +78,8 @@ void judgments_load(struct judgments *js, const char *path,
 				break;
 		if (w == ARRAY_SIZE(whats))
 			af_die(EXIT_BADINPUT, path, "line %u: \"%s\" is not "
-			       "unit, fstype, use or quiesced", lineno,
-			       field[2]);
+			       "unit, fstype, use, quiesced or flagged",
+			       lineno, field[2]);
 		if (!*field[5] || !*field[6] ||
 		    (w != JUDGED_UNIT && !strcmp(field[3], "-")))
 			af_die(EXIT_BADINPUT, path, "line %u: a judgment needs "
@@ -144,6 +145,12 @@ const struct judgment *judged_fstype(const struct judgments *js,
 				     const char *unit, const char *name)
 {
 	return find(js, JUDGED_FSTYPE, unit, name);
+}
+
+const struct judgment *judged_flagged(const struct judgments *js,
+				      const char *unit, const char *name)
+{
+	return find(js, JUDGED_FLAGGED, unit, name);
 }
 
 /* The line ends a statement or opens or closes a block. */

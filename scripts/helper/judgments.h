@@ -17,6 +17,8 @@ enum judged_what {
 	JUDGED_FSTYPE,	/* the file_system_type is never flagged */
 	JUDGED_USE,	/* the use keeps its freezer */
 	JUDGED_QUIESCED,	/* the unit's freeze quiesces the use's work */
+	JUDGED_FLAGGED,	/* the file_system_type carries the opt-in flag
+			 * for a reason of its own: check-tree accepts it */
 };
 
 struct judgment {
@@ -43,6 +45,9 @@ const struct judgment *judged_unit(const struct judgments *js,
 				   const char *unit);
 const struct judgment *judged_fstype(const struct judgments *js,
 				     const char *unit, const char *name);
+/* The judgment that file_system_type NAME of UNIT carries the flag. */
+const struct judgment *judged_flagged(const struct judgments *js,
+				      const char *unit, const char *name);
 /*
  * The judgment keeping the use in function FN of UNIT at LINE of the
  * file PATH, or NULL.  MATCH is looked for in the statement the use is

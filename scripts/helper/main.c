@@ -80,6 +80,7 @@
  *	kind sorted:
  *
  *	  unit	UNIT	eligible|skip|library	REASON
+ *	  flagstate	UNIT	NAME	PATH	LINE:COL	STATE	WHY
  *	  file	UNIT	PATH		(relative to KTREE)
  *	  keep	UNIT	PATH	LINE:COL	CODE: EVIDENCE
  *	  quiesced	UNIT	PATH	LINE:COL	quiesced: EVIDENCE
@@ -87,6 +88,13 @@
  *	  twin	UNIT	FROM	TO
  *	  fstype	UNIT	NAME	PATH
  *
+ *	flagstate lines (units.c:unit_flag_state()), for every unit: each
+ *	file_system_type that carries the tree's opt-in flag or that the
+ *	conversion flags, where its flag is (else its .fs_flags, else its
+ *	line), and STATE: set (it carries it, rightly), missing (it gets
+ *	it, not yet), misplaced (it carries it, and WHY it should not) or
+ *	judged (a reviewed judgment accepts it: WHY is CODE: EVIDENCE);
+ *	WHY "-" otherwise.
  *	keep lines: the uses a judgment keeps freezable (the rules are
  *	told, and the report gives the evidence); quiesced lines: the
  *	uses whose work, a judgment says, the unit's freeze quiesces
@@ -163,6 +171,20 @@
  *	FLAGS is the flags output, UNPARSED the "FILE:LINE: API" uses in
  *	code spatch could not parse, RULES the rules' report-mode lines.
  *
+ * autofreeze check --select [--touched FILE] PLAN
+ *	The units check-tree looks at, one a line: those with a type that
+ *	carries the opt-in flag (a flagstate line set or misplaced); with
+ *	--touched, only those holding a path of FILE (one a line, relative
+ *	to the tree).
+ *
+ * autofreeze check [-f text|json] PLAN UNPARSED RULES SCAN
+ *	The gate, on the units of PLAN: "FILE:LINE:COL: error: MESSAGE"
+ *	for a type that carries the flag and should not, a type of a
+ *	flagged unit that lacks it, and each freezer use of a flagged unit
+ *	that a rule would still convert or no rule converts.  -f json: an
+ *	array of {"file", "line", "col", "severity", "unit", "code",
+ *	"message"}.  Exit 1 when there is a finding.
+ *
  * autofreeze unparsed PLAN SCAN [LOG...]
  *	The uses the rules never saw: LOG is spatch's --verbose-parsing
  *	stderr; each use of SCAN inside a region it could not parse, in a
@@ -221,11 +243,13 @@ static void usage(FILE *f)
 		"       %s flags PLAN SCAN\n"
 		"       %s report [-f text|json] PLAN FLAGS UNPARSED RULES "
 		"SCAN\n"
+		"       %s check --select [--touched FILE] PLAN\n"
+		"       %s check [-f text|json] PLAN UNPARSED RULES SCAN\n"
 		"       %s unparsed PLAN SCAN [LOG...]\n"
 		"       %s apis [--starters]\n"
 		"(see the comment at the top of scripts/helper/main.c)\n",
 		PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG,
-		PROG, PROG);
+		PROG, PROG, PROG, PROG);
 }
 
 int main(int argc, char **argv)
@@ -244,6 +268,7 @@ int main(int argc, char **argv)
 		{ "runs", cmd_runs },
 		{ "flags", cmd_flags },
 		{ "report", cmd_report },
+		{ "check", cmd_check },
 		{ "unparsed", cmd_unparsed },
 		{ "apis", cmd_apis },
 	};

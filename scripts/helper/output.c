@@ -200,6 +200,47 @@ void print_units_json(const struct unit_survey *sv)
 	printf("]\n");
 }
 
+/*
+ * "flagstate UNIT NAME PATH LINE:COL STATE WHY" for each type of U that
+ * carries the tree's opt-in flag or gets it (unit_flag_state()); WHY
+ * says why a misplaced flag should not be there, or the judgment that
+ * accepts it, else "-".
+ */
+static void print_flag_states(const struct unit_survey *sv,
+			      const struct unit *u)
+{
+	size_t i;
+
+	for (i = 0; i < u->types.n; i++) {
+		const struct unit_fstype *t = &u->types.v[i];
+		const struct judgment *j;
+		enum flag_state st = unit_flag_state(sv, u, t, &j);
+		unsigned int line, col;
+
+		if (st == FLAG_NONE)
+			continue;
+		unit_flag_position(sv, t, &line, &col);
+		printf("flagstate\t%s\t%s\t%s\t%u:%u\t%s\t", u->rel,
+		       t->ft->name, relpath(sv, t->fi->path), line, col,
+		       flag_state_names[st]);
+		if (j)
+			printf("%s: %s\n", j->code, j->evidence);
+		else if (st != FLAG_MISPLACED)
+			puts("-");
+		else if (u->status != UNIT_ELIGIBLE)
+			printf("%s is not eligible: %s\n", unit_name(u),
+			       u->reason);
+		else if (t->judged)
+			printf("%s: %s\n", t->judged->code,
+			       t->judged->evidence);
+		else
+			printf("%s is not freeze-capable: %s\n", t->ft->name,
+			       t->ft->requires_dev ? "its super_operations "
+			       "have no callback the suspend freeze calls" :
+			       "not FS_REQUIRES_DEV");
+	}
+}
+
 static void print_plan_unit(const struct unit_survey *sv,
 			    const struct unit *u)
 {
@@ -209,6 +250,7 @@ static void print_plan_unit(const struct unit_survey *sv,
 	printf("unit\t%s\t%s\t%s\n", u->rel,
 	       u->status == UNIT_CORE ? "skip" : unit_status_names[u->status],
 	       u->reason);
+	print_flag_states(sv, u);
 	if (u->status == UNIT_CORE || !unit_converted(sv, u))
 		return;
 	for (j = u->first; j < u->end; j++) {

@@ -20,6 +20,7 @@ int cmd_ktree(int argc, char **argv);
 int cmd_runs(int argc, char **argv);
 int cmd_flags(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_check(int argc, char **argv);
 int cmd_unparsed(int argc, char **argv);
 
 /* The context of U, given the kthread functions of its unit. */

@@ -108,6 +108,35 @@ bool unit_converted(const struct unit_survey *sv, const struct unit *u);
 /* T gets flagged FS_AUTOFREEZE: a capable type of an eligible unit. */
 bool unit_flags_fstype(const struct unit *u, const struct unit_fstype *t);
 
+/* Where a file_system_type stands with the tree's opt-in flag. */
+enum flag_state {
+	FLAG_NONE,	/* it neither carries the flag nor gets it */
+	FLAG_SET,	/* it carries it, as the conversion flags it */
+	FLAG_MISSING,	/* the conversion flags it; it does not carry it */
+	FLAG_MISPLACED,	/* it carries it; the conversion would not flag it */
+	FLAG_JUDGED,	/* it carries it for a reason of its own (judged) */
+};
+
+extern const char *const flag_state_names[];
+
+/*
+ * Where T of U stands with the tree's opt-in flag (sv->freeze.flag),
+ * from its .fs_flags and unit_flags_fstype(); for FLAG_JUDGED, *J is
+ * the judgment.  check-tree reads it from the plan's flagstate lines.
+ */
+enum flag_state unit_flag_state(const struct unit_survey *sv,
+				const struct unit *u,
+				const struct unit_fstype *t,
+				const struct judgment **j);
+
+/*
+ * Where to point at T's flag state: the flag in its .fs_flags, else
+ * ".fs_flags", else the type's own line (column 1).
+ */
+void unit_flag_position(const struct unit_survey *sv,
+			const struct unit_fstype *t, unsigned int *line,
+			unsigned int *col);
+
 /*
  * The judgment keeping use US of FI, a file of unit U, freezable, or
  * NULL when nothing keeps it.

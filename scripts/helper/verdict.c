@@ -40,6 +40,13 @@ struct kept_use {
 	char *code, *evidence;		/* of "CODE: EVIDENCE" */
 };
 
+/* A flagstate line of the plan: a type and the opt-in flag. */
+struct flagstate {
+	char *type, *file, *state, *why;
+	long line;
+	char *col;
+};
+
 /* The plan, as "autofreeze plan" writes it. */
 struct plan_unit {
 	char *name, *status, *reason;
@@ -49,6 +56,7 @@ struct plan_unit {
 	strvec twins;			/* the freezable macros renamed */
 	strvec kthread_via;		/* per kthread: a caller, or "" */
 	VEC(struct kept_use) keeps, quiesced;
+	VEC(struct flagstate) flagstates;
 	char *flag;			/* report's flag line, or NULL */
 	strvec uses;			/* report's use lines */
 	strvec json_uses;
@@ -247,8 +255,8 @@ static void plan_read(const char *path, struct plan *p)
 
 	memset(p, 0, sizeof(*p));
 	for (i = 0; i < lines.n; i++) {
-		char *f[6];
-		size_t n = split_tabs(lines.v[i], f, 6);
+		char *f[7];
+		size_t n = split_tabs(lines.v[i], f, 7);
 		struct plan_unit *u;
 
 		if (n == 2 && !strcmp(f[0], "option") &&
@@ -285,6 +293,14 @@ static void plan_read(const char *path, struct plan *p)
 			vec_push(&u->kthread_via, xstrdup(n > 3 ? f[3] : ""));
 		} else if (!strcmp(f[0], "twin") && n > 3) {
 			vec_push(&u->twins, xstrdup(f[2]));
+		} else if (!strcmp(f[0], "flagstate") && n == 7) {
+			struct flagstate fs = { xstrdup(f[2]), xstrdup(f[3]),
+						xstrdup(f[5]), xstrdup(f[6]),
+						strtol(f[4], NULL, 10), NULL };
+			char *c = strchr(f[4], ':');
+
+			fs.col = xstrdup(c ? c + 1 : "1");
+			vec_push(&u->flagstates, fs);
 		} else if (!strcmp(f[0], "fstype") && n > 3) {
 			vec_push(&u->fstypes, xstrdup(f[2]));
 			vec_push(&u->fstype_files, xstrdup(f[3]));
@@ -340,6 +356,16 @@ static void plan_free(struct plan *p)
 			free(u->quiesced.v[k].code);
 		}
 		vec_free(&u->quiesced);
+		for (k = 0; k < u->flagstates.n; k++) {
+			struct flagstate *fs = &u->flagstates.v[k];
+
+			free(fs->type);
+			free(fs->file);
+			free(fs->col);
+			free(fs->state);
+			free(fs->why);
+		}
+		vec_free(&u->flagstates);
 		strvec_free(&u->uses);
 		strvec_free(&u->json_uses);
 	}
@@ -700,17 +726,8 @@ static void use_verdict_as_run(struct verdict_inputs *in,
 	if (!m && n)
 		m = msgs[0].rest;
 	if (m && rule_message_verdict(m, v)) {
-		const struct kept_use *q = unit_quiesced(u, s);
-
 		if (!strcmp(v->code, "kthread"))
 			thread_path(u, s->fn, v);
-		if (q && !strcmp(v->status, "converted")) {
-			char *why = xasprintf("%s; quiesced: %s", v->why,
-					      q->evidence);
-
-			free(v->why);
-			v->why = why;
-		}
 		return;
 	}
 	if (!strcmp(s->ctx, "macro"))
@@ -735,6 +752,7 @@ static void use_verdict(struct verdict_inputs *in,
 {
 	struct plan_unit *u = plan_find(&in->plan,
 					 unit_of_path(&in->plan, s->at.file));
+	const struct kept_use *q;
 	char *why;
 
 	if (!u) {
@@ -748,6 +766,12 @@ static void use_verdict(struct verdict_inputs *in,
 		return;
 	}
 	use_verdict_as_run(in, u, s, v);
+	q = strcmp(v->status, "converted") ? NULL : unit_quiesced(u, s);
+	if (q) {
+		why = xasprintf("%s; quiesced: %s", v->why, q->evidence);
+		free(v->why);
+		v->why = why;
+	}
 	if (!u->whole || strcmp(v->status, "converted"))
 		return;
 	/* all or nothing: the unit gets no flag, so it stays as it is */
@@ -1106,4 +1130,222 @@ int cmd_unparsed(int argc, char **argv)
 	plan_free(&p);
 	usevec_free(&uses);
 	return 0;
+}
+
+/* Unit U carries the opt-in flag on a type as the conversion flags it. */
+static bool unit_carries_flag(const struct plan_unit *u)
+{
+	size_t i;
+
+	for (i = 0; i < u->flagstates.n; i++)
+		if (!strcmp(u->flagstates.v[i].state, "set"))
+			return true;
+	return false;
+}
+
+/*
+ * Which units check-tree looks at: each that carries the opt-in flag,
+ * rightly or not (a flagstate line set or misplaced), and with TOUCHED
+ * (paths relative to the tree, one a line: a git diff's), only those
+ * holding one of them.
+ */
+static bool check_selects_unit(const struct plan *p,
+			       const struct plan_unit *u,
+			       const strvec *touched)
+{
+	size_t i;
+	bool flagged = false;
+
+	for (i = 0; i < u->flagstates.n; i++)
+		flagged |= !strcmp(u->flagstates.v[i].state, "set") ||
+			!strcmp(u->flagstates.v[i].state, "misplaced");
+	if (!flagged || !touched)
+		return flagged;
+	for (i = 0; i < touched->n; i++)
+		if (!strcmp(unit_of_path(p, touched->v[i]), u->name))
+			return true;
+	return false;
+}
+
+struct finding {
+	const char *file, *col, *unit, *code;
+	long line;
+	char *msg;		/* malloc'ed */
+};
+
+static void print_finding(const struct finding *f, bool json, size_t n)
+{
+	if (!json) {
+		printf("%s:%ld:%s: error: %s\n", f->file, f->line, f->col,
+		       f->msg);
+		return;
+	}
+	fputs(n ? ",\n {\"file\":" : "\n {\"file\":", stdout);
+	json_str(stdout, f->file);
+	printf(",\"line\":%ld,\"col\":%s,\"severity\":\"error\",\"unit\":",
+	       f->line, f->col);
+	json_str(stdout, f->unit);
+	fputs(",\"code\":", stdout);
+	json_str(stdout, f->code);
+	fputs(",\"message\":", stdout);
+	json_str(stdout, f->msg);
+	putchar('}');
+}
+
+/*
+ * The gate's findings on the plan's units (check_selects_unit() chose
+ * them): a type that carries the flag it should not, a type of a
+ * flagged unit without it, and every use of a flagged unit that a rule
+ * would still convert or that no rule converts (use_verdict_as_run();
+ * uses a judgment keeps, and those outside kernel threads, are fine).
+ * Returns the number of findings.
+ */
+static size_t check_findings(struct verdict_inputs *in, bool json)
+{
+	struct plan *p = &in->plan;
+	const char *flag = plan_flag(p);
+	size_t i, k, n = 0;
+
+	for (i = 0; i < p->units.n; i++) {
+		struct plan_unit *u = &p->units.v[i];
+		bool carries = unit_carries_flag(u);
+
+		for (k = 0; k < u->flagstates.n; k++) {
+			const struct flagstate *fs = &u->flagstates.v[k];
+			struct finding f = { fs->file, fs->col, u->name,
+					     fs->state, fs->line, NULL };
+
+			if (!strcmp(fs->state, "misplaced"))
+				f.msg = xasprintf("%s carries %s, but %s",
+						  fs->type, flag, fs->why);
+			else if (!strcmp(fs->state, "missing") && carries)
+				f.msg = xasprintf("%s lacks %s, which the other "
+						  "types of %s carry: "
+						  "cocci/fs_autofreeze.cocci "
+						  "would add it", fs->type,
+						  flag, u->name);
+			if (f.msg)
+				print_finding(&f, json, n++);
+			free(f.msg);
+		}
+	}
+	for (i = 0; i < in->uses.n; i++) {
+		const struct scanned_use *s = &in->uses.v[i];
+		struct plan_unit *u = plan_find(p, unit_of_path(p, s->at.file));
+		struct use_verdict v;
+		struct finding f;
+
+		if (!u || !u->converted || !unit_carries_flag(u))
+			continue;
+		use_verdict_as_run(in, u, s, &v);
+		f = (struct finding){ s->at.file, s->at.col, u->name, v.code,
+				      s->at.line, NULL };
+		if (!strcmp(v.status, "converted"))
+			f.msg = xasprintf("%s %s: %s carries %s, yet this is "
+					  "still here: cocci/%s.cocci would "
+					  "remove it (make apply DIR=%s)",
+					  s->api, v.why, u->name, flag,
+					  strcmp(v.code, "workqueue") ?
+					  "kthread_freezer" : "wq_freezable",
+					  u->name);
+		else if (!strcmp(v.status, "manual"))
+			f.msg = xasprintf("%s: %s carries %s, yet this is "
+					  "still here: %s (remove it by hand, "
+					  "or the flag)", s->api, u->name,
+					  flag, v.why);
+		if (f.msg)
+			print_finding(&f, json, n++);
+		free(f.msg);
+		free(v.why);
+	}
+	return n;
+}
+
+/* "--touched FILE": its lines; NULL without. */
+static strvec *read_touched(const char *path, strvec *v, char **buf)
+{
+	if (!path)
+		return NULL;
+	*buf = slurp_lines(path, v);
+	return v;
+}
+
+int cmd_check(int argc, char **argv)
+{
+	struct verdict_inputs in = { 0 };
+	const char *touched_path = NULL;
+	strvec touched = { 0 };
+	char *tbuf = NULL;
+	bool json = false, select = false;
+	size_t i, n;
+	int opt;
+	static const struct option longopts[] = {
+		{ "select", no_argument, NULL, 's' },
+		{ "touched", required_argument, NULL, 't' },
+		{ NULL, 0, NULL, 0 },
+	};
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "+f:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'f':
+			if (!strcmp(optarg, "json"))
+				json = true;
+			else if (strcmp(optarg, "text"))
+				af_die(EXIT_BADINPUT, NULL, "check: unknown "
+				       "format '%s' (text or json)", optarg);
+			break;
+		case 's':
+			select = true;
+			break;
+		case 't':
+			touched_path = optarg;
+			break;
+		case 'h':
+			printf("usage: %s check --select [--touched FILE] "
+			       "PLAN\n       %s check [-f text|json] PLAN "
+			       "UNPARSED RULES SCAN\n", PROG, PROG);
+			return 0;
+		default:
+			goto usage;
+		}
+	}
+	if (select) {
+		const strvec *t;
+
+		if (argc - optind != 1)
+			goto usage;
+		plan_read(argv[optind], &in.plan);
+		t = read_touched(touched_path, &touched, &tbuf);
+		for (i = 0; i < in.plan.units.n; i++)
+			if (check_selects_unit(&in.plan, &in.plan.units.v[i],
+					       t))
+				puts(in.plan.units.v[i].name);
+		vec_free(&touched);
+		free(tbuf);
+		plan_free(&in.plan);
+		return 0;
+	}
+	if (argc - optind != 4 || touched_path)
+		goto usage;
+	plan_read(argv[optind], &in.plan);
+	read_located(argv[optind + 1], false, &in.unparsed);
+	read_located(argv[optind + 2], true, &in.rules);
+	read_scan(argv[optind + 3], &in.uses);
+	xqsort(in.uses.v, in.uses.n, sizeof(*in.uses.v), cmp_use_order);
+	if (json)
+		putchar('[');
+	n = check_findings(&in, json);
+	if (json)
+		puts(n ? "\n]" : "]");
+	plan_free(&in.plan);
+	locvec_free(&in.unparsed);
+	locvec_free(&in.rules);
+	usevec_free(&in.uses);
+	return n ? 1 : 0;
+usage:
+	fprintf(stderr, "usage: %s check --select [--touched FILE] PLAN\n"
+		"       %s check [-f text|json] PLAN UNPARSED RULES SCAN\n",
+		PROG, PROG);
+	return EXIT_BADINPUT;
 }
