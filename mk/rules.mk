@@ -3,10 +3,12 @@
 # The conversion itself, on KTREE and DIR:
 #   FORCE=1  convert units that are not freeze-capable too (no flag)
 #   J=N      spatch jobs (default: the number of CPUs)
-#   FORMAT=json  for make report
+#   FORMAT=json  for make report and make check-tree
+#   BASE=REV     make check-tree: only the units git diff REV touches
 
 FORCE  ?=
 FORMAT ?= text
+BASE   ?=
 export FORCE
 
 ## diff: print the conversion of DIR in KTREE as a -p1 diff (tree untouched)
@@ -23,3 +25,8 @@ apply: helper
 .PHONY: report
 report: helper
 	@J="$(J)" FORMAT="$(FORMAT)" $(TOP)/scripts/report.sh "$(KTREE)" "$(DIR)"
+
+## check-tree: the CI gate: fail (exit 1) on freezer uses or misplaced flags in units that carry the opt-in flag; BASE=<rev> checks only the units a git diff touches; FORMAT=json
+.PHONY: check-tree
+check-tree: helper
+	@J="$(J)" FORMAT="$(FORMAT)" BASE="$(BASE)" $(TOP)/scripts/check-tree.sh "$(KTREE)" "$(DIR)"

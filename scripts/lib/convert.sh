@@ -7,7 +7,14 @@
 # freeze-capable file_system_types; spatch runs in parallel through the
 # helper; KTREE is only read.
 #
-# usage: convert.sh KTREE DIR OUT    (environment: FORCE=1, J=N, REPORT=1)
+# usage: convert.sh KTREE DIR OUT    (environment: FORCE=1, J=N, REPORT=1,
+#                                    CHECK=1 [TOUCHED=FILE])
+#
+# CHECK=1 is check-tree's analysis: only the units "autofreeze check
+# --select" picks (those with a type that carries the opt-in flag; with
+# TOUCHED, a list of paths, only those holding one), and only the rules'
+# report mode, on the files with a freezer use: OUT gets plan (of those
+# units), scan-before, rules and unparsed.
 #
 # OUT receives:
 #   plan      the helper's plan
@@ -49,11 +56,20 @@ rc=0
 sed "s/^autofreeze: /$prog: /" "$out/plan.err" >&2
 [ $rc -eq 0 ] || exit $rc
 
+# check-tree: the units the gate looks at, and nothing else.
+if [ -n "${CHECK:-}" ]; then
+	"$AF" check --select ${TOUCHED:+--touched "$TOUCHED"} "$out/plan" >"$out/selected"
+	awk -F'\t' 'FILENAME == ARGV[1] { sel[$0] = 1; next }
+		$1 == "option" || $1 == "optin" || ($2 in sel)' \
+		"$out/selected" "$out/plan" >"$out/plan.sel"
+	mv "$out/plan.sel" "$out/plan"
+fi
+
 # The opt-in flag is the tree's: never write one it does not define.
 # make diff refuses too, since its diff could not apply and compile.
 optin=$(plan_optin "$out/plan" 2)
 flag=$(plan_optin "$out/plan" 3)
-if [ -z "${REPORT:-}" ]; then
+if [ -z "${REPORT:-}${CHECK:-}" ]; then
 	case $optin in
 	tree) ;;
 	series)
@@ -129,10 +145,12 @@ run_rule()
 	local mode=$1 rule=$2 log=$3 why
 	local opts=(--quiet --verbose-parsing "${SPOPTS[@]}") in=$out/b
 	shift 3
-	if [ "$mode" = report ]; then
+	if [ "$mode" != patch ]; then
 		opts=(--very-quiet --no-includes --include-headers --no-show-diff -D report)
 		in=$out/a
 	fi
+	# check-tree's only pass: the parse errors too, for "unparsed"
+	[ "$mode" != check ] || { opts[0]=--quiet; opts=(--verbose-parsing "${opts[@]}"); }
 	if ! (cd "$in" && "$AF" spatch -G -j "$J" -o "$log" -- "${opts[@]}" \
 		--sp-file "$TOP/cocci/$rule.cocci" "$@") 2>"$log.runner"; then
 		why=$(grep -h -v '^[[:space:]]*$' "$log"/*.err 2>/dev/null | tail -n 1)
@@ -186,7 +204,7 @@ rule_pass()
 	for u in "${units[@]}"; do
 		mapfile -t files < <(plan_lines "$plan" file 3 "$u")
 		kfns=$(plan_lines "$plan" kthread 3 "$u" | paste -sd, -)
-		[ "$mode" = report ] || progress "$u: ${#files[@]} files"
+		[ "$mode" != patch ] || progress "$u: ${#files[@]} files"
 		twins=$(plan_twins "$plan" "$u")
 		defs=()
 		[ -z "$kfns" ] || defs=(-D "kthread_fns=$kfns")
@@ -199,6 +217,22 @@ rule_pass()
 
 progress "${#units[@]} units, ${#allfiles[@]} files"
 [ -z "$collide" ] || progress "$collide is a thread in one unit only: one run per unit"
+if [ -n "${CHECK:-}" ]; then
+	# the gate reads the rules' verdicts on the uses there are: a file
+	# without one has nothing for spatch to look at
+	cut -d: -f1 "$out/scan-before" | uniq >"$out/with-uses"
+	awk -F'\t' -v OFS='\t' 'FILENAME == ARGV[1] { has[$0] = 1; next }
+		$1 != "file" || ($3 in has)' "$out/with-uses" "$out/plan.spatch" >"$out/plan.check"
+	mv "$out/plan.check" "$out/plan.spatch"
+	mapfile -t units < <(plan_lines "$out/plan.spatch" file 2 | uniq)
+	if [ ${#units[@]} -gt 0 ]; then
+		rule_pass check
+		"$AF" unparsed "$out/plan.spatch" "$out/scan-before" \
+			"$out"/log-check-kthread*/*.err >"$out/unparsed"
+	fi
+	unrename
+	exit 0
+fi
 rule_pass patch
 [ -z "${REPORT:-}" ] || rule_pass report
 # Freezer uses inside code spatch could not parse: the rules never saw
