@@ -24,6 +24,9 @@ export TRASH
 # the trees' bookkeeping (make vfs, make apply) goes with the scratch
 AUTOFREEZE_STATE=$TRASH/.state
 export AUTOFREEZE_STATE
+# and so does the spatch result cache: each script starts cold
+AUTOFREEZE_CACHE=$TRASH/.cache
+export AUTOFREEZE_CACHE
 
 test_count=0
 test_fail=0

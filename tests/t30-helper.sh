@@ -55,12 +55,15 @@ test_expect_success "apis lists the 30 names, once each" '
 	grep -qx freezable_schedule_timeout_killable_unsafe apis
 '
 
-test_expect_success "apis --starters: the thread starters; a bad argument is usage" '
+test_expect_success "apis --starters, --wq: the thread starters, the workqueue names; a bad argument is usage" '
 	"$AF" apis --starters >starters &&
 	grep -qx "kthread_run 0" starters &&
 	grep -qx "svc_create -1" starters &&
+	"$AF" apis --wq >wq &&
+	grep -qx WQ_FREEZABLE wq && grep -qx system_freezable_wq wq &&
+	! grep -qx try_to_freeze wq &&
 	test_exit_code 2 "$AF" apis --frob 2>err &&
-	grep -qx "autofreeze: apis: usage: apis \[--starters\]" err
+	grep -qx "autofreeze: apis: usage: apis \[--starters|--wq\]" err
 '
 
 # The rules spell out what spatch needs literally; the helper's tables

@@ -190,9 +190,11 @@
  *	stderr; each use of SCAN inside a region it could not parse, in a
  *	file of PLAN, as "FILE:LINE: API".
  *
- * autofreeze apis [--starters]
+ * autofreeze apis [--starters|--wq]
  *	The freezer API names, one per line, in the table's order (for
- *	"grep -wE" and for the rules' tests).  --starters: the functions
+ *	"grep -wE" and for the rules' tests); --wq: the workqueue and
+ *	worker ones only, which wq_freezable.cocci converts and
+ *	kthread_freezer.cocci leaves alone.  --starters: the functions
  *	that start a kernel thread instead, as "NAME ARG", ARG the thread
  *	function's argument (0-based, -1 the last).
  *
@@ -218,12 +220,13 @@ static int cmd_apis(int argc, char **argv)
 			       thread_starters[i].arg);
 		return 0;
 	}
-	if (argc != 1) {
-		af_warn(NULL, "apis: usage: apis [--starters]");
+	if (argc > 2 || (argc == 2 && strcmp(argv[1], "--wq"))) {
+		af_warn(NULL, "apis: usage: apis [--starters|--wq]");
 		return EXIT_BADINPUT;
 	}
 	for (i = 0; i < n_freezer_apis; i++)
-		puts(freezer_apis[i].name);
+		if (argc == 1 || freezer_apis[i].class == API_WQ)
+			puts(freezer_apis[i].name);
 	return 0;
 }
 
@@ -246,7 +249,7 @@ static void usage(FILE *f)
 		"       %s check --select [--touched FILE] PLAN\n"
 		"       %s check [-f text|json] PLAN UNPARSED RULES SCAN\n"
 		"       %s unparsed PLAN SCAN [LOG...]\n"
-		"       %s apis [--starters]\n"
+		"       %s apis [--starters|--wq]\n"
 		"(see the comment at the top of scripts/helper/main.c)\n",
 		PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG,
 		PROG, PROG, PROG, PROG);

@@ -25,7 +25,9 @@
 #             not parse (the rules never saw it)
 #   warnings  what diff and apply warn of once they are done: a unit
 #             left as it is, a unit FORCE=1 converts without a flag
-#   rules     with REPORT=1: the rules' report-mode messages on a/
+#   rules     with REPORT=1: the rules' report-mode messages on a/ (b/
+#             is then left without the flag, and no warnings are
+#             written: the report reads the verdicts alone)
 
 set -eu
 prog=${prog:-convert.sh}
@@ -132,26 +134,88 @@ unrename()
 	done <"$out/renames"
 }
 
-SPOPTS=(--no-includes --include-headers -D patch --in-place)
+# The result cache: a rule run's logs, and in patch modes the files it
+# wrote, under a key made of everything the run reads: which spatch,
+# the rule's text, the options, the arguments and the content of every
+# file.  A second run on an unchanged tree starts no spatch.
+# $AUTOFREEZE_CACHE (default ~/.cache/autofreeze), "none" for no cache.
+cache=${AUTOFREEZE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/autofreeze}
+[ "$cache" = none ] || cache=$cache/spatch
+cache_key=
+
+# cache_get LOG IN MODE RULE OPTS... -- ARGS... ::: FILES...: fill LOG
+# (and in patch modes the files in IN) from the cache, or return 1 with
+# the key in $cache_key for cache_put.
+cache_get()
+{
+	local log=$1 in=$2 mode=$3 rule=$4 a files=() seen=
+	shift 4
+	cache_key=
+	[ "$cache" != none ] || return 1
+	for a; do
+		[ -z "$seen" ] || files+=("$a")
+		[ "$a" != ::: ] || seen=1
+	done
+	cache_key=$({ printf '%s\0' "$SPATCH_ID" "$mode" "$rule" "$@"
+		sha256sum <"$TOP/cocci/$rule.cocci"
+		(cd "$in" && sha256sum -- "${files[@]}"); } | sha256sum)
+	cache_key=${cache_key%% *}
+	[ -f "$cache/$cache_key/log.tar" ] || return 1
+	mkdir -p "$log" &&
+	tar -C "$log" -xf "$cache/$cache_key/log.tar" &&
+	if [ -f "$cache/$cache_key/files.tar" ]; then
+		tar -C "$in" -xf "$cache/$cache_key/files.tar"
+	fi || return 1
+	touch "$cache/$cache_key"
+}
+
+# cache_put LOG IN MODE: keep a successful run under $cache_key; a
+# cache that cannot be written is no cache, not an error.  Entries not
+# used for 30 days go.
+cache_put()
+{
+	local log=$1 in=$2 mode=$3 tmp files=()
+	[ -n "$cache_key" ] && [ ! -d "$cache/$cache_key" ] || return 0
+	mkdir -p "$cache" 2>/dev/null || return 0
+	tmp=$(mktemp -d "$cache/.new.XXXXXX" 2>/dev/null) || return 0
+	if tar -C "$log" -cf "$tmp/log.tar" . 2>/dev/null &&
+		if [ "$mode" = patch ] || [ "$mode" = both ]; then
+			# the files of the run, from the runner's index
+			mapfile -t files < <(cut -f3- "$log/index" | tr '\t' '\n')
+			tar -C "$in" -cf "$tmp/files.tar" -- "${files[@]}" 2>/dev/null
+		fi &&
+		mv -T "$tmp" "$cache/$cache_key" 2>/dev/null; then
+		find "$cache" -mindepth 1 -maxdepth 1 -mtime +30 -exec rm -rf {} + 2>/dev/null || true
+	else
+		rm -rf "$tmp"
+	fi
+	return 0
+}
 
 # run_rule MODE RULE LOG [-D name=value]... ::: FILE...: spatch in J
-# processes through the helper's runner.  MODE patch converts b/ in
-# place (paths relative to b/), each process's messages, parse errors
-# among them (--verbose-parsing), in LOG/*.err; MODE report runs the rule
-# in report mode on the untouched a/ and appends its messages to
-# OUT/rules.
+# processes through the helper's runner, each process's messages, parse
+# errors among them (--verbose-parsing), in LOG/*.err.  MODE
+#   patch   converts b/ in place (paths relative to b/);
+#   both    converts b/ and appends the rule's report-mode messages to
+#           OUT/rules: for the first rule, while b/ is still a/;
+#   report  appends the report-mode messages on the untouched a/;
+#   check   likewise, with the parse errors, for "unparsed".
+# --no-show-diff: spatch does not print, and so does not parse again,
+# the file it wrote.
 run_rule()
 {
-	local mode=$1 rule=$2 log=$3 why
-	local opts=(--quiet --verbose-parsing "${SPOPTS[@]}") in=$out/b
+	local mode=$1 rule=$2 log=$3 why in=$out/b
+	local opts=(--no-includes --include-headers --no-show-diff)
 	shift 3
-	if [ "$mode" != patch ]; then
-		opts=(--very-quiet --no-includes --include-headers --no-show-diff -D report)
-		in=$out/a
-	fi
-	# check-tree's only pass: the parse errors too, for "unparsed"
-	[ "$mode" != check ] || { opts[0]=--quiet; opts=(--verbose-parsing "${opts[@]}"); }
-	if ! (cd "$in" && "$AF" spatch -G -j "$J" -o "$log" -- "${opts[@]}" \
+	case $mode in
+	patch)	opts+=(--quiet --verbose-parsing -D patch --in-place) ;;
+	both)	opts+=(--quiet --verbose-parsing -D patch -D report --in-place) ;;
+	report)	opts+=(--very-quiet -D report); in=$out/a ;;
+	check)	opts+=(--quiet --verbose-parsing -D report); in=$out/a ;;
+	esac
+	if cache_get "$log" "$in" "$mode" "$rule" "${opts[@]}" -- "$@"; then
+		:
+	elif ! (cd "$in" && "$AF" spatch -G -j "$J" -o "$log" -- "${opts[@]}" \
 		--sp-file "$TOP/cocci/$rule.cocci" "$@") 2>"$log.runner"; then
 		why=$(grep -h -v '^[[:space:]]*$' "$log"/*.err 2>/dev/null | tail -n 1)
 		[ -n "$why" ] || why=$(tail -n 1 "$log.runner")
@@ -165,15 +229,16 @@ run_rule()
 		echo "$prog: spatch could not write its result on cocci/$rule.cocci: $why" >&2
 		exit 2
 	fi
+	cache_put "$log" "$in" "$mode"
 	[ "$mode" = patch ] || cat "$log"/*.out >>"$out/rules"
 }
+
+wqnames=$("$AF" apis --wq | paste -sd'|' -)
 
 # The thread functions of all units go to one spatch run, unless a name
 # that is a thread in one unit is an ordinary function with freezer uses
 # in another: then each unit runs with its own.
 mapfile -t allfiles < <(plan_lines "$out/plan.spatch" file 3)
-kall=$(plan_lines "$out/plan" kthread 3 | sort -u | paste -sd, -)
-twall=$(plan_twins "$out/plan")
 (cd "$out/b" && "$AF" scan "${allfiles[@]}") >"$out/scan-before"
 collide=$("$AF" runs "$out/plan.spatch" "$out/scan-before")
 
@@ -186,32 +251,87 @@ keep_defs()
 	[ -z "$at" ] || printf '%s\n' -D "keep_at=$at"
 }
 
-# rule_pass MODE: the removal rules over every unit's files, all units
-# in one run, or one run per unit when a thread name collides.
+# rule_units MODE [UNIT]: the removal rules over the files of UNIT, or
+# of every unit in one run.  MODE patch converts b/, and with REPORT=1
+# gives the rules' messages on the original code too: kthread_freezer's
+# from its patch run (it runs first, on b/ as a/ is), wq_freezable's
+# from a report run on a/.  MODE check: the messages on a/ alone.
+rule_units()
+{
+	local mode=$1 u=${2-} plan=$out/plan.spatch kfns twins defs files keeps
+	local kmode=$mode tag=${2:+-${2//\//-}} wqfiles
+	mapfile -t files < <(rule_files task "$u")
+	mapfile -t wqfiles < <(rule_files wq "$u")
+	kfns=$(plan_lines "$plan" kthread 3 "$u" | LC_ALL=C sort -u | paste -sd, -)
+	twins=$(plan_twins "$plan" "$u")
+	defs=()
+	[ -z "$kfns" ] || defs=(-D "kthread_fns=$kfns")
+	[ -z "$twins" ] || defs+=(-D "twins=$twins")
+	[ "$mode" != patch ] || [ -z "${REPORT:-}" ] || kmode=both
+	[ ${#files[@]} -eq 0 ] ||
+		run_rule "$kmode" kthread_freezer "$out/log-kthread$tag" "${defs[@]}" ::: "${files[@]}"
+	[ ${#wqfiles[@]} -gt 0 ] || return 0
+	mapfile -t keeps < <(keep_defs "$plan" "$u")
+	run_rule "$mode" wq_freezable "$out/log-wq$tag" "${keeps[@]}" ::: "${wqfiles[@]}"
+	[ "$kmode" != both ] ||
+		run_rule report wq_freezable "$out/log-wq-report$tag" "${keeps[@]}" ::: "${wqfiles[@]}"
+}
+
+# rule_files task|wq [UNIT]: the files of UNIT (of every unit) that the
+# removal rule of that class has something to look at in: a use of a
+# workqueue name (wq_freezable) or of any other freezer name
+# (kthread_freezer), as scan-before has them.  spatch parses a file
+# whatever its tokens, and a big one takes it most of a second.  The
+# freezable macros a unit renames to their twins are not API names:
+# kthread_freezer sees every file of a unit that has twins.
+rule_files()
+{
+	plan_lines "$out/plan.spatch" file 3 "${2-}" |
+	awk -v class="$1" -v wq="^($wqnames)\$" -v twins="$(plan_lines "$out/plan.spatch" twin 2 | sort -u | paste -sd' ' -)" '
+	FILENAME == ARGV[1] {
+		f = $1; sub(/:[0-9]+:[0-9]+:$/, "", f)
+		if (($2 ~ wq) == (class == "wq"))
+			has[f] = 1
+		next
+	}
+	BEGIN { n = split(twins, t, " "); for (i = 1; i <= n; i++) tw[t[i]] = 1 }
+	{
+		u = ""
+		for (k in tw)
+			if (index($0, k "/") == 1)
+				u = k
+		if ($0 in has || (class == "task" && u != ""))
+			print
+	}' "$out/scan-before" -
+}
+
+# parse_logs: the logs of the removal rules' runs that have the parse
+# errors (--verbose-parsing: not the report runs of wq_freezable), one
+# a line.  Each rule sees only the files with a use of its kind, so the
+# two together have been told of every file.  Names made by OUT alone.
+parse_logs()
+{
+	local f
+	for f in "$out"/log-kthread*/*.err "$out"/log-wq*/*.err; do
+		case $f in
+		"$out"/log-wq-report*) ;;
+		*) [ ! -e "$f" ] || printf '%s\n' "$f" ;;
+		esac
+	done
+}
+
+# rule_pass MODE: all units in one run, or one run per unit when a
+# thread name collides.
 rule_pass()
 {
-	local mode=$1 plan=$out/plan.spatch u kfns twins defs files keeps
+	local u
 	if [ -z "$collide" ]; then
-		mapfile -t files < <(plan_lines "$plan" file 3)
-		defs=()
-		[ -z "$kall" ] || defs=(-D "kthread_fns=$kall")
-		[ -z "$twall" ] || defs+=(-D "twins=$twall")
-		run_rule "$mode" kthread_freezer "$out/log-$mode-kthread" "${defs[@]}" ::: "${files[@]}"
-		mapfile -t keeps < <(keep_defs "$plan")
-		run_rule "$mode" wq_freezable "$out/log-$mode-wq" "${keeps[@]}" ::: "${files[@]}"
+		rule_units "$1"
 		return
 	fi
 	for u in "${units[@]}"; do
-		mapfile -t files < <(plan_lines "$plan" file 3 "$u")
-		kfns=$(plan_lines "$plan" kthread 3 "$u" | paste -sd, -)
-		[ "$mode" != patch ] || progress "$u: ${#files[@]} files"
-		twins=$(plan_twins "$plan" "$u")
-		defs=()
-		[ -z "$kfns" ] || defs=(-D "kthread_fns=$kfns")
-		[ -z "$twins" ] || defs+=(-D "twins=$twins")
-		run_rule "$mode" kthread_freezer "$out/log-$mode-kthread-${u//\//-}" "${defs[@]}" ::: "${files[@]}"
-		mapfile -t keeps < <(keep_defs "$plan" "$u")
-		run_rule "$mode" wq_freezable "$out/log-$mode-wq-${u//\//-}" "${keeps[@]}" ::: "${files[@]}"
+		[ "$1" != patch ] || progress "$u: $(plan_lines "$out/plan.spatch" file 3 "$u" | wc -l) files"
+		rule_units "$1" "$u"
 	done
 }
 
@@ -227,18 +347,19 @@ if [ -n "${CHECK:-}" ]; then
 	mapfile -t units < <(plan_lines "$out/plan.spatch" file 2 | uniq)
 	if [ ${#units[@]} -gt 0 ]; then
 		rule_pass check
+		mapfile -t plogs < <(parse_logs)
 		"$AF" unparsed "$out/plan.spatch" "$out/scan-before" \
-			"$out"/log-check-kthread*/*.err >"$out/unparsed"
+			"${plogs[@]}" >"$out/unparsed"
 	fi
 	unrename
 	exit 0
 fi
 rule_pass patch
-[ -z "${REPORT:-}" ] || rule_pass report
 # Freezer uses inside code spatch could not parse: the rules never saw
 # them.  Listed in "unparsed" as FILE:LINE: API; apply refuses.
+mapfile -t plogs < <(parse_logs)
 "$AF" unparsed "$out/plan.spatch" "$out/scan-before" \
-	"$out"/log-patch-kthread*/*.err >"$out/unparsed"
+	"${plogs[@]}" >"$out/unparsed"
 
 # The opt-in flag: on an eligible unit's freeze-capable types, once
 # nothing is left in kthread context: the helper decides ("flags"), the
@@ -246,11 +367,37 @@ rule_pass patch
 # is put back as it was ("noflag"), unless FORCE=1 ("forced").
 (cd "$out/b" && "$AF" scan "${allfiles[@]}") >"$out/scan-after"
 "$AF" flags "$out/plan.spatch" "$out/scan-after" >"$out/flags"
+# The report reads the verdicts, not b/: it needs no flag written.
+if [ -n "${REPORT:-}" ]; then
+	unrename
+	exit 0
+fi
+
+# One run a unit, since a type's name says nothing of its unit (ext4
+# has an ext2_fs_type too); J of them at a time.
+pids=()
+# flag_wait PID: a failed run stops the others, and so does this one
+flag_wait()
+{
+	local rc=0
+	wait "$1" || rc=$?
+	[ $rc -ne 0 ] || return 0
+	kill "${pids[@]}" 2>/dev/null || true
+	wait
+	exit $rc
+}
 while IFS=$'\t' read -r verdict u types; do
 	[ "$verdict" = flag ] || continue
 	mapfile -t tfiles < <(plan_lines "$out/plan.spatch" fstype 4 "$u" | sort -u)
-	run_rule patch fs_autofreeze "$out/log-flag-${u//\//-}" -D "fs_types=$types" -D "flag=$flag" ::: "${tfiles[@]}"
+	run_rule patch fs_autofreeze "$out/log-flag-${u//\//-}" -D "fs_types=$types" -D "flag=$flag" ::: "${tfiles[@]}" &
+	pids+=($!)
+	[ ${#pids[@]} -ge "$J" ] || continue
+	flag_wait "${pids[0]}"
+	pids=("${pids[@]:1}")
 done <"$out/flags"
+for pid in "${pids[@]}"; do
+	flag_wait "$pid"
+done
 
 unrename
 

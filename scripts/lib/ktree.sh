@@ -72,4 +72,6 @@ spatch_check()
 		echo "$prog: ${SPATCH:-spatch} ${v:-of unknown version} is too old: the rules need coccinelle 1.1 or later" >&2
 		exit 2
 	fi
+	# which spatch, for the result cache (convert.sh)
+	SPATCH_ID="$(command -v "${SPATCH:-spatch}") $v"
 }
