@@ -35,10 +35,10 @@ help:
 	@echo '           KVER=6.1|6.12|7.3 E2E_ROLES= E2E_CYCLES= E2E_TIMEOUT= E2E_ACCEL= (e2e)'
 	@echo '           (default KTREE: $(KTREE))'
 
-## deps: install coccinelle and the Debian kernel sources, unpack them under build/
+## deps: install coccinelle and the Debian kernel sources, unpack them under build/; DEPS=tools: only what make check-tree and friends need on your own tree
 .PHONY: deps
 deps:
-	@$(TOP)/scripts/deps.sh
+	@DEPS="$(DEPS)" $(TOP)/scripts/deps.sh
 
 ## check: run the test suite
 .PHONY: check

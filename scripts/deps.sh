@@ -4,6 +4,9 @@
 # deps.sh: install what autofreeze needs with apt when it is missing, and
 # unpack the Debian kernel sources under build/ (the embedded default
 # trees).  Extra Debian packages can be named in AF_EXTRA_PACKAGES.
+# DEPS=tools installs only what the drivers need on a kernel tree of
+# one's own (spatch, and the helper's compiler): what a CI job running
+# make check-tree needs, no kernel sources.
 
 set -eu
 prog=deps.sh
@@ -35,22 +38,30 @@ add_backports()
 	EOF
 }
 
-# package → a file it installs, to tell whether it is there
-want="coccinelle:/usr/bin/spatch
+case ${DEPS:-all} in
+all|tools) ;;
+*)	echo "$prog: DEPS=$DEPS: not all or tools" >&2; exit 2 ;;
+esac
+
+# package → a file it installs, to tell whether it is there: the tools
+# the drivers need, then what the tests, builds and guests need
+tools="coccinelle:/usr/bin/spatch
+gcc:/usr/bin/gcc
+libc6-dev:/usr/include/stdio.h
+make:/usr/bin/make
+python3:/usr/bin/python3
+git:/usr/bin/git
+patch:/usr/bin/patch"
+want="$tools
 linux-source-6.1:/usr/src/linux-source-6.1.tar.xz
 linux-source-6.12:/usr/src/linux-source-6.12.tar.xz
 linux-source-7.3:/usr/src/linux-source-7.3.tar.xz
-gcc:/usr/bin/gcc
-make:/usr/bin/make
 bc:/usr/bin/bc
 bison:/usr/bin/bison
 flex:/usr/bin/flex
 libelf-dev:/usr/include/libelf.h
 libssl-dev:/usr/include/openssl/ssl.h
-python3:/usr/bin/python3
 xz-utils:/usr/bin/xz
-git:/usr/bin/git
-patch:/usr/bin/patch
 time:/usr/bin/time
 clang:/usr/bin/clang
 libclang-rt-14-dev
@@ -61,6 +72,7 @@ xfsprogs:/usr/sbin/mkfs.xfs
 btrfs-progs:/usr/sbin/mkfs.btrfs
 binutils:/usr/bin/readelf"
 
+[ "${DEPS:-all}" = all ] || want=$tools
 missing=
 for pair in $want ${AF_EXTRA_PACKAGES:-}; do
 	pkg=${pair%%:*}
@@ -87,6 +99,7 @@ if [ -n "$missing" ]; then
 	apt-get install -y -qq --no-install-recommends $missing >&2
 fi
 
+[ "${DEPS:-all}" = all ] || exit 0
 mkdir -p "$BUILD"
 for v in 6.1 6.12 7.3; do
 	tree=$BUILD/linux-source-$v

@@ -14,33 +14,6 @@
 
 CT=$TOP/scripts/check-tree.sh
 
-# ck_tree DIR: a 6.1-like tree (FS_AUTOFREEZE defined) with xfs:
-# xfs_fs_type (xfs_super.c), xfsaild() (xfs_trans_ail.c), its mount
-# workqueues (xfs_wq.c, from the xfs-wqflags case), and ramfs
-# (ramfs_fs_type, trimmed from linux-6.1 fs/ramfs/inode.c), which is
-# not block-backed
-ck_tree()
-{
-	fake_ktree xfs-fs-type "$1" &&
-	case_tree xfs-xfsaild-6.1 "$1" &&
-	cp "$FIXTURES"/xfs-wqflags/fs/xfs/xfs_super.c "$1"/fs/xfs/xfs_wq.c &&
-	cp "$FIXTURES"/xfs-wqflags/fs/xfs/xfs_super.h "$1"/fs/xfs/ &&
-	echo "obj-y += xfs_super.o xfs_trans_ail.o xfs_wq.o" >"$1"/fs/xfs/Makefile &&
-	mkdir -p "$1"/fs/ramfs &&
-	cat >"$1"/fs/ramfs/inode.c <<-\EOF &&
-	// SPDX-License-Identifier: GPL-2.0
-	/* Trimmed from linux-6.1 fs/ramfs/inode.c: ramfs_fs_type. */
-	static struct file_system_type ramfs_fs_type = {
-		.name		= "ramfs",
-		.init_fs_context = ramfs_init_fs_context,
-		.parameters	= ramfs_fs_parameters,
-		.kill_sb	= ramfs_kill_sb,
-		.fs_flags	= FS_USERNS_MOUNT,
-	};
-	EOF
-	echo "obj-y += inode.o" >"$1"/fs/ramfs/Makefile
-}
-
 # fresh: ck as make apply left it
 fresh()
 {
