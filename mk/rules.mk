@@ -9,6 +9,8 @@
 FORCE  ?=
 FORMAT ?= text
 BASE   ?=
+OUT    ?=
+BUILD  ?=
 export FORCE
 
 ## diff: print the conversion of DIR in KTREE as a -p1 diff (tree untouched)
@@ -30,3 +32,8 @@ report: helper
 .PHONY: check-tree
 check-tree: helper
 	@J="$(J)" FORMAT="$(FORMAT)" BASE="$(BASE)" $(TOP)/scripts/check-tree.sh "$(KTREE)" "$(DIR)"
+
+## series: in a git KTREE, one commit per converted unit of DIR (on top of make vfs where needed), then git format-patch into OUT= with a cover letter; BUILD=1 compiles each
+.PHONY: series
+series: helper
+	@J="$(J)" BUILD="$(BUILD)" $(TOP)/scripts/series.sh "$(KTREE)" "$(DIR)" "$(OUT)"

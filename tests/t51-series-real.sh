@@ -1,0 +1,77 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make series on git copies of the Debian trees: 7.3 as it is, 6.1 on
+# top of our core series (its commits made by make vfs).  The series
+# passes the tree's checkpatch.pl --strict (series.sh fails on a
+# warning), has To: and Cc: from its get_maintainer.pl, its cover letter
+# names every unit under fs/, git am takes it on a fresh copy, and
+# check-tree passes afterwards.  With KTREE_COMPILE naming the version,
+# each commit's files are compiled before it is made (BUILD=1).
+
+. "$(dirname "$0")/lib.sh"
+
+# git_copy V DIR: a hard-linked copy of the Debian V tree, a git work
+# tree whose first commit holds what the series, checkpatch,
+# get_maintainer and the core series read; an identity
+git_copy()
+{
+	local src=$TOP/build/linux-source-$1 core
+	ktree_link_copy "$src" "$2" &&
+	core=$(grep -h "^diff --git a/" "$TOP"/patches/linux-"$1"/*.patch 2>/dev/null |
+		awk '{ print substr($3, 3) }' | sort -u) &&
+	(cd "$2" && git init -q &&
+		git add -f fs include scripts MAINTAINERS Makefile Kconfig \
+			Documentation/process $core &&
+		git -c user.name=base -c user.email=base@localhost commit -qm base &&
+		git config user.name "Ann Dev" && git config user.email ann@example.org)
+}
+
+# compiled V: KTREE_COMPILE asks for V's compile
+compiled()
+{
+	case " ${KTREE_COMPILE:-} " in
+	" 1 "|*" $1 "*) return 0 ;;
+	esac
+	return 1
+}
+
+for v in 7.3 6.1; do
+	prereq=SPATCH,KTREE_${v//./_}
+	test_expect_success $prereq "linux-source-$v: make series DIR=fs: checkpatch-clean, To: and Cc:" '
+		git_copy $v s$v &&
+		base=$(git -C s$v rev-parse HEAD) &&
+		build= && if compiled $v; then build=1; fi &&
+		BUILD=$build make -s -C "$TOP" series KTREE="$TRASH"/s$v DIR=fs OUT="$TRASH"/out$v 2>err$v &&
+		grep -q "^series.sh: [0-9]* patches and a cover letter in $TRASH/out$v" err$v &&
+		! grep -q "^series.sh: checkpatch: " err$v &&
+		n=$(ls out$v | grep -vc "^0000-") &&
+		test "$n" -ge 7 &&
+		for p in out$v/00*.patch; do
+			grep -q "^To: .*@" $p && grep -q "^Cc: .*@vger.kernel.org" $p || return 1
+		done
+	'
+
+	test_expect_success $prereq "linux-source-$v: the cover letter names every unit under fs/" '
+		"$TOP"/scripts/autofreeze plan "$TRASH"/s$v fs | awk -F"\t" "\$1 == \"unit\" { print \$2 }" >units$v &&
+		tr ",\n" "  " <out$v/0000-cover-letter.patch | tr -s " " "\n" |
+			sed "s/[:(]\$//" | sort -u >named$v &&
+		comm -23 <(sort units$v) named$v >missing$v &&
+		test_cmp /dev/null missing$v
+	'
+
+	test_expect_success $prereq "linux-source-$v: git am takes the series on a fresh copy: the same tree" '
+		git clone -q s$v fresh$v &&
+		git -C fresh$v reset -q --hard "$(sed -n "s/^base-commit: //p" out$v/0000-cover-letter.patch)" &&
+		mapfile -t patches < <(ls "$TRASH"/out$v/*.patch | grep -v /0000-) &&
+		git -C fresh$v -c user.name=t -c user.email=t@t am -q "${patches[@]}" &&
+		test "$(git -C fresh$v rev-parse HEAD^{tree})" = "$(git -C s$v rev-parse HEAD^{tree})"
+	'
+
+	test_expect_success $prereq "linux-source-$v: check-tree passes after the series" '
+		$TOP/scripts/check-tree.sh "$TRASH"/s$v fs 2>err &&
+		grep -q ": 0 errors$" err
+	'
+done
+
+test_done
