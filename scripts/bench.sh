@@ -9,6 +9,9 @@
 #                                           for RULE in kthread_freezer
 #                                           and wq_freezable;
 #   autofreeze scan .                       against grep -rnwE 'NAMES' .
+#   make report DIR=fs, cold and warm,      against make coccicheck
+#   make check-tree on the converted tree,  MODE=report M=fs of
+#   cold, warm and BASE= on a one-file edit the three rules
 #
 # For each tree it prints the wall time and peak memory of every
 # command, the ratios, and whether the freezer-removal hunks of both
@@ -128,6 +131,53 @@ strip_sed()
 	printf '%s\n' "/^[[:space:]]*\\.fs_flags[[:space:]]*=[[:space:]]*$1,?[[:space:]]*\$/d" \
 		"s/[[:space:]]*\\|[[:space:]]*$1\\>//g" \
 		"s/\\<$1[[:space:]]*\\|[[:space:]]*//g"
+}
+
+# bench_gate: make report and make check-tree, each cold (an empty
+# result cache) and warm, and check-tree with BASE= on a one-file change,
+# against make coccicheck MODE=report of the same three rules over the
+# same fs/.  check-tree runs on a git copy of the tree that make apply
+# converted (it checks the units that carry the flag).  Sets cc_s.
+bench_gate()
+{
+	local conv=$s/conv one r cc_kb=0
+	ktree_link_copy "$tree" "$conv"
+	AUTOFREEZE_CACHE=none AUTOFREEZE_STATE="$s/state" "$TOP/scripts/apply.sh" "$conv" fs >"$s/apply.log" 2>&1 ||
+		{ echo "$prog: $tname: make apply failed: $(tail -n 1 "$s/apply.log")" >&2; exit 1; }
+	(cd "$conv" && git init -q && git add -f fs &&
+		git -c user.name=bench -c user.email=bench@localhost commit -qm base) ||
+		{ echo "$prog: $tname: cannot make a git copy of the converted tree" >&2; exit 1; }
+	# the one file: the first that check-tree has a use to look at
+	mkdir -p "$s/gate-plan"
+	one=$(CHECK=1 AUTOFREEZE_CACHE=none prog=$prog "$TOP/scripts/lib/convert.sh" "$conv" fs "$s/gate-plan" >/dev/null 2>&1;
+		plan_lines "$s/gate-plan/plan" file 3 | head -n 1)
+
+	measure report-cold 0 env AUTOFREEZE_CACHE="$s/cache-report" "$TOP/scripts/report.sh" "$tree" fs
+	measure report-warm 0 env AUTOFREEZE_CACHE="$s/cache-report" "$TOP/scripts/report.sh" "$tree" fs
+	measure check-cold 0 env AUTOFREEZE_CACHE="$s/cache-check" "$TOP/scripts/check-tree.sh" "$conv" fs
+	measure check-warm 0 env AUTOFREEZE_CACHE="$s/cache-check" "$TOP/scripts/check-tree.sh" "$conv" fs
+	if [ -n "$one" ]; then
+		# a real edit: the file a line longer, every line after it moved
+		cp "$conv/$one" "$s/one" && sed -i '1i /* bench: one line more */' "$s/one" &&
+			rm "$conv/$one" && cp "$s/one" "$conv/$one"
+		measure check-base 0 env AUTOFREEZE_CACHE="$s/cache-check" BASE=HEAD "$TOP/scripts/check-tree.sh" "$conv" fs
+	fi
+	cc_s=0
+	for r in $RULES fs_autofreeze; do
+		measure "cc-$r" 0 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+			GIT_CEILING_DIRECTORIES="${tree%/*}" \
+			make -C "$tree" coccicheck MODE=report M=fs J="$J" COCCI="$TOP/cocci/$r.cocci"
+		cc_s=$(awk -v a="$cc_s" -v b="$(secs "cc-$r")" 'BEGIN { printf "%.2f", a + b }')
+		cc_kb=$(( $(kb "cc-$r") > cc_kb ? $(kb "cc-$r") : cc_kb ))
+	done
+	row "make report DIR=fs, cold ($(grep -c . "$s/report-cold.out") lines)" "$(secs report-cold)" "$(mb "$(kb report-cold)")"
+	row "make report DIR=fs, warm" "$(secs report-warm)" "$(mb "$(kb report-warm)")"
+	row "make coccicheck MODE=report M=fs, 3 rules" "$cc_s" "$(mb "$cc_kb")"
+	row "make check-tree DIR=fs (converted), cold" "$(secs check-cold)" "$(mb "$(kb check-cold)")"
+	row "make check-tree DIR=fs (converted), warm" "$(secs check-warm)" "$(mb "$(kb check-warm)")"
+	[ -z "$one" ] ||
+		row "make check-tree BASE=HEAD, $one edited" "$(secs check-base)" "$(mb "$(kb check-base)")"
+	echo "  ratio coccicheck / make report: $(ratio "$cc_s" "$(secs report-cold)")x cold, $(ratio "$cc_s" "$(secs report-warm)")x warm"
 }
 
 status=0
@@ -273,8 +323,10 @@ for t in "${trees[@]}"; do
 		diff -u --label "spatch by hand" --label "make diff" "$s/hand.cmp" "$s/ours.cmp" |
 			sed 's/^/    /' || true
 	fi
+
+	bench_gate
 	echo
-	summary+=("bench $tname: make diff $(faster "$hand_s" "$(secs make-diff)" "spatch by hand") ($verdict); scan $(faster "$(secs grep)" "$(secs scan)" grep)")
+	summary+=("bench $tname: make diff $(faster "$hand_s" "$(secs make-diff)" "spatch by hand") ($verdict); scan $(faster "$(secs grep)" "$(secs scan)" grep); report $(faster "$cc_s" "$(secs report-cold)" "coccicheck")")
 done
 
 printf '%s\n' "${summary[@]}"
