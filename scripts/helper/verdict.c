@@ -932,6 +932,15 @@ static void print_report(struct verdict_inputs *in, bool json)
 	       count[2]);
 }
 
+/* -f FORMAT of CMD: true for json, false for text; else bad input. */
+static bool format_is_json(const char *cmd, const char *format)
+{
+	if (strcmp(format, "json") && strcmp(format, "text"))
+		af_die(EXIT_BADINPUT, NULL, "%s: unknown format '%s' (text or "
+		       "json)", cmd, format);
+	return !strcmp(format, "json");
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct verdict_inputs in = { 0 };
@@ -942,11 +951,7 @@ int cmd_report(int argc, char **argv)
 	while ((opt = getopt(argc, argv, "+f:h")) != -1) {
 		switch (opt) {
 		case 'f':
-			if (!strcmp(optarg, "json"))
-				json = true;
-			else if (strcmp(optarg, "text"))
-				af_die(EXIT_BADINPUT, NULL, "report: unknown "
-				       "format '%s' (text or json)", optarg);
+			json = format_is_json("report", optarg);
 			break;
 		case 'h':
 			printf("usage: %s report [-f text|json] PLAN FLAGS "
@@ -1289,11 +1294,7 @@ int cmd_check(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "+f:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'f':
-			if (!strcmp(optarg, "json"))
-				json = true;
-			else if (strcmp(optarg, "text"))
-				af_die(EXIT_BADINPUT, NULL, "check: unknown "
-				       "format '%s' (text or json)", optarg);
+			json = format_is_json("check", optarg);
 			break;
 		case 's':
 			select = true;
