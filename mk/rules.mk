@@ -10,7 +10,7 @@ FORCE  ?=
 FORMAT ?= text
 BASE   ?=
 OUT    ?=
-BUILD  ?=
+COMPILE ?=
 export FORCE
 
 ## diff: print the conversion of DIR in KTREE as a -p1 diff (tree untouched)
@@ -33,7 +33,7 @@ report: helper
 check-tree: helper
 	@J="$(J)" FORMAT="$(FORMAT)" BASE="$(BASE)" $(TOP)/scripts/check-tree.sh "$(KTREE)" "$(DIR)"
 
-## series: in a git KTREE, one commit per converted unit of DIR (on top of make vfs where needed), then git format-patch into OUT= with a cover letter; BUILD=1 compiles each
+## series: in a git KTREE, one commit per converted unit of DIR (on top of make vfs where needed), then git format-patch into OUT= with a cover letter; COMPILE=1 compiles each
 .PHONY: series
 series: helper
-	@J="$(J)" BUILD="$(BUILD)" $(TOP)/scripts/series.sh "$(KTREE)" "$(DIR)" "$(OUT)"
+	@J="$(J)" COMPILE="$(COMPILE)" $(TOP)/scripts/series.sh "$(KTREE)" "$(DIR)" "$(OUT)"

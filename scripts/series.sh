@@ -14,12 +14,12 @@
 # does to that work (report's evidence), how it was generated (the rule
 # files and the spatch command lines, as Documentation/process/
 # generated-content.rst asks) and how it was checked: make check-tree on
-# the unit before the commit, and with BUILD=1 build-check.sh of its
+# the unit before the commit, and with COMPILE=1 build-check.sh of its
 # files (allmodconfig, no new warning).  To: and Cc: come from the
 # tree's scripts/get_maintainer.pl; scripts/checkpatch.pl --strict is run
 # on every patch, and a patch it warns about fails the run.
 #
-# usage: series.sh KTREE DIR OUT   (environment: J=N, BUILD=1)
+# usage: series.sh KTREE DIR OUT   (environment: J=N, COMPILE=1)
 #
 # Exit status: 0 the series is in OUT, 1 a step failed (the commits made
 # so far stay: git reset --hard to the commit the first line names
@@ -40,7 +40,7 @@ jobs_check
 ktree_check "$1" "$2"
 out=$3
 [ -n "$out" ] || die "OUT=: no directory to write the series to (make series OUT=DIR)"
-case ${BUILD:-} in ''|1) ;; *) die "BUILD=$BUILD: 1 or nothing" ;; esac
+case ${COMPILE:-} in ''|1) ;; *) die "COMPILE=$COMPILE: 1 or nothing" ;; esac
 
 top=$(git -C "$KTREE" rev-parse --show-toplevel 2>/dev/null) ||
 	die "$KTREE: not a git work tree (make series commits)"
@@ -239,7 +239,7 @@ message()
 	echo "FILES: $*" | wrap
 	echo
 	{ printf 'Checked with autofreeze: make check-tree finds no freezer use left in kernel-thread context of %s' "$u"
-	  if [ -n "${BUILD:-}" ]; then
+	  if [ -n "${COMPILE:-}" ]; then
 		printf ', and every object this patch touches compiles with allmodconfig, without a new warning.\n'
 	  else
 		printf '.\n'
@@ -268,7 +268,7 @@ while IFS=$'\t' read -r -u 3 kind u status reason; do
 		AUTOFREEZE_CACHE=${AUTOFREEZE_CACHE:-} "$TOP/scripts/check-tree.sh" "$KTREE" "$u" \
 			</dev/null >"$scratch/check.log" 2>&1 ||
 			fail "$u: make check-tree fails after its conversion: $(head -n 1 "$scratch/check.log")"
-		if [ -n "${BUILD:-}" ]; then
+		if [ -n "${COMPILE:-}" ]; then
 			FILES="${files[*]}" KTREE=$KTREE "$TOP/scripts/build-check.sh" \
 				</dev/null >"$scratch/build.log" 2>&1 ||
 				fail "$u: build-check fails: $(tail -n 1 "$scratch/build.log")"
@@ -358,12 +358,18 @@ if [ -f "$KTREE/scripts/get_maintainer.pl" ] && [ -f "$KTREE/MAINTAINERS" ]; the
 		(cd "$KTREE" && perl scripts/get_maintainer.pl --no-rolestats --no-git \
 			--no-git-fallback --no-m --no-r --l --no-multiline --separator ', ' "$p") \
 			>"$scratch/cc" 2>/dev/null || true
+		# a unit with no maintainer (6.1's reiserfs): its lists are To:
+		if [ ! -s "$scratch/to" ]; then
+			mv "$scratch/cc" "$scratch/to"
+			: >"$scratch/cc"
+		fi
 		tr ',' '\n' <"$scratch/to" | sed 's/^ *//' | grep . >>"$scratch/all-to" || true
 		tr ',' '\n' <"$scratch/cc" | sed 's/^ *//' | grep . >>"$scratch/all-cc" || true
 		add_headers "$p" "$(cat "$scratch/to")" "$(cat "$scratch/cc")"
 	done
 	add_headers "$cover" "$(awk '!s[$0]++' "$scratch/all-to" | paste -sd, - | sed 's/,/, /g')" \
-		"$(awk '!s[$0]++' "$scratch/all-cc" | paste -sd, - | sed 's/,/, /g')"
+		"$(awk 'NR == FNR { t[$0]; next } !($0 in t) && !s[$0]++' "$scratch/all-to" "$scratch/all-cc" |
+			paste -sd, - | sed 's/,/, /g')"
 else
 	echo "$prog: warning: no scripts/get_maintainer.pl and MAINTAINERS in $KTREE: no To: or Cc:" >&2
 fi

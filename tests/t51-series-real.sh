@@ -7,7 +7,7 @@
 # warning), has To: and Cc: from its get_maintainer.pl, its cover letter
 # names every unit under fs/, git am takes it on a fresh copy, and
 # check-tree passes afterwards.  With KTREE_COMPILE naming the version,
-# each commit's files are compiled before it is made (BUILD=1).
+# each commit's files are compiled before it is made (COMPILE=1).
 
 . "$(dirname "$0")/lib.sh"
 
@@ -38,17 +38,18 @@ compiled()
 
 for v in 7.3 6.1; do
 	prereq=SPATCH,KTREE_${v//./_}
-	test_expect_success $prereq "linux-source-$v: make series DIR=fs: checkpatch-clean, To: and Cc:" '
+	test_expect_success $prereq "linux-source-$v: make series DIR=fs: checkpatch-clean, To: and Cc: (a unit without a maintainer: its lists are To:)" '
 		git_copy $v s$v &&
 		base=$(git -C s$v rev-parse HEAD) &&
 		build= && if compiled $v; then build=1; fi &&
-		BUILD=$build make -s -C "$TOP" series KTREE="$TRASH"/s$v DIR=fs OUT="$TRASH"/out$v 2>err$v &&
+		COMPILE=$build make -s -C "$TOP" series KTREE="$TRASH"/s$v DIR=fs OUT="$TRASH"/out$v 2>err$v &&
 		grep -q "^series.sh: [0-9]* patches and a cover letter in $TRASH/out$v" err$v &&
 		! grep -q "^series.sh: checkpatch: " err$v &&
 		n=$(ls out$v | grep -vc "^0000-") &&
 		test "$n" -ge 7 &&
 		for p in out$v/00*.patch; do
-			grep -q "^To: .*@" $p && grep -q "^Cc: .*@vger.kernel.org" $p || return 1
+			grep -q "^To: .*@" $p &&
+			grep -q "^\(To\|Cc\): .*@vger.kernel.org" $p || return 1
 		done
 	'
 
