@@ -225,7 +225,10 @@ for t in "${trees[@]}"; do
 
 	# Ours, as a user runs it; make's flags from a parent make (make
 	# bench) are not passed on, so it runs as if typed.
+	# Cold: a result cache of its own, empty (a user's would hold the
+	# results of earlier runs on the same files).
 	measure make-diff 0 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+		AUTOFREEZE_CACHE="$s/cache-diff" \
 		make -s -C "$TOP" diff DIR=fs FORCE=1 KTREE="$tree" J="$J"
 
 	# By hand, from the tree's top, each rule on the original tree.

@@ -73,6 +73,21 @@ for v in 7.3 6.1; do
 		$TOP/scripts/check-tree.sh "$TRASH"/s$v fs 2>err &&
 		grep -q ": 0 errors$" err
 	'
+
+	# xfsaild() called try_to_freeze() just before
+	# "tout = xfsaild_push(ailp);" in 6.1 and 7.3 (sed -i writes a new
+	# file: the hard-linked source tree is not touched)
+	test_expect_success $prereq "linux-source-$v: a try_to_freeze() put back into xfsaild(): check-tree names it, file:line:col; BASE= sees it" '
+		f=fs/xfs/xfs_trans_ail.c &&
+		sed -i "s/^\(\t*\)tout = xfsaild_push(ailp);/\1try_to_freeze();\n&/" s$v/$f &&
+		line=$(grep -n "^	*try_to_freeze();\$" s$v/$f | cut -d: -f1) &&
+		test -n "$line" &&
+		test_exit_code 1 $TOP/scripts/check-tree.sh "$TRASH"/s$v fs >out 2>err &&
+		grep -qx "$f:$line:3: error: try_to_freeze in kernel thread xfsaild(): fs/xfs carries FS_[A-Z_]*, yet this is still here: cocci/kthread_freezer.cocci would remove it (make apply DIR=fs/xfs)" out &&
+		test_exit_code 1 env BASE=HEAD $TOP/scripts/check-tree.sh "$TRASH"/s$v fs >out 2>err &&
+		grep -q "1 unit with FS_[A-Z_]* checked (of those BASE=HEAD touches): 1 error" err &&
+		git -C s$v checkout -q $f
+	'
 done
 
 test_done
