@@ -55,25 +55,19 @@ test_expect_success "the jobs have their lines where this test reads them" '
 	job_lines "$TOP"/ci/github-workflow.yml | grep -q "make .* check-tree "
 '
 
-# gitlab_env: what GitLab sets, and the job's own variables
-gitlab_env()
+# job_env FILE WORKSPACE TEMP: the job's own variables (AUTOFREEZE_REF,
+# AUTOFREEZE_DIR) read from FILE, and what the CI system sets: the
+# checked-out tree in WORKSPACE, an empty scratch directory in TEMP
+job_env()
 {
-	export AUTOFREEZE_REPO="$TRASH/af" CI_PROJECT_DIR="$TRASH/kt" \
-		CI_BUILDS_DIR="$TRASH/gl-builds" \
-		AUTOFREEZE_REF="$(job_var "$TOP"/ci/gitlab-ci.yml AUTOFREEZE_REF)" \
-		AUTOFREEZE_DIR="$(job_var "$TOP"/ci/gitlab-ci.yml AUTOFREEZE_DIR)"
-	rm -rf "$CI_BUILDS_DIR" && mkdir -p "$CI_BUILDS_DIR"
+	export AUTOFREEZE_REPO="$TRASH/af" "$2=$TRASH/kt" "$3=$TRASH/$3" \
+		AUTOFREEZE_REF="$(job_var "$1" AUTOFREEZE_REF)" \
+		AUTOFREEZE_DIR="$(job_var "$1" AUTOFREEZE_DIR)"
+	rm -rf "${TRASH:?}/$3" && mkdir -p "$TRASH/$3"
 }
 
-# github_env: what Actions sets, and the workflow's env: block
-github_env()
-{
-	export AUTOFREEZE_REPO="$TRASH/af" GITHUB_WORKSPACE="$TRASH/kt" \
-		RUNNER_TEMP="$TRASH/gh-temp" \
-		AUTOFREEZE_REF="$(job_var "$TOP"/ci/github-workflow.yml AUTOFREEZE_REF)" \
-		AUTOFREEZE_DIR="$(job_var "$TOP"/ci/github-workflow.yml AUTOFREEZE_DIR)"
-	rm -rf "$RUNNER_TEMP" && mkdir -p "$RUNNER_TEMP"
-}
+gitlab_env() { job_env "$TOP"/ci/gitlab-ci.yml CI_PROJECT_DIR CI_BUILDS_DIR; }
+github_env() { job_env "$TOP"/ci/github-workflow.yml GITHUB_WORKSPACE RUNNER_TEMP; }
 
 test_expect_success SPATCH "GitLab job: passes on the converted tree" '
 	gitlab_env && unset CI_MERGE_REQUEST_DIFF_BASE_SHA &&

@@ -40,6 +40,8 @@ struct kept_use {
 	char *code, *evidence;		/* of "CODE: EVIDENCE" */
 };
 
+typedef VEC(struct kept_use) kept_usevec;
+
 /* A flagstate line of the plan: a type and the opt-in flag. */
 struct flagstate {
 	char *type, *file, *state, *why;
@@ -55,7 +57,7 @@ struct plan_unit {
 	strvec files, kthreads, fstypes, fstype_files;
 	strvec twins;			/* the freezable macros renamed */
 	strvec kthread_via;		/* per kthread: a caller, or "" */
-	VEC(struct kept_use) keeps, quiesced;
+	kept_usevec keeps, quiesced;
 	VEC(struct flagstate) flagstates;
 	char *flag;			/* report's flag line, or NULL */
 	strvec uses;			/* report's use lines */
@@ -326,6 +328,18 @@ static void plan_read(const char *path, struct plan *p)
 	free(buf);
 }
 
+/* A plan unit's keep or quiesced lines (EVIDENCE is inside CODE's). */
+static void kept_uses_free(kept_usevec *v)
+{
+	size_t k;
+
+	for (k = 0; k < v->n; k++) {
+		free(v->v[k].file);
+		free(v->v[k].code);
+	}
+	vec_free(v);
+}
+
 static void plan_free(struct plan *p)
 {
 	size_t i, k;
@@ -346,16 +360,8 @@ static void plan_free(struct plan *p)
 		strvec_free(&u->kthread_via);
 		strvec_free(&u->fstypes);
 		strvec_free(&u->fstype_files);
-		for (k = 0; k < u->keeps.n; k++) {
-			free(u->keeps.v[k].file);
-			free(u->keeps.v[k].code);
-		}
-		vec_free(&u->keeps);
-		for (k = 0; k < u->quiesced.n; k++) {
-			free(u->quiesced.v[k].file);
-			free(u->quiesced.v[k].code);
-		}
-		vec_free(&u->quiesced);
+		kept_uses_free(&u->keeps);
+		kept_uses_free(&u->quiesced);
 		for (k = 0; k < u->flagstates.n; k++) {
 			struct flagstate *fs = &u->flagstates.v[k];
 
