@@ -70,6 +70,10 @@ busybox-static
 e2fsprogs:/usr/sbin/mkfs.ext4
 xfsprogs:/usr/sbin/mkfs.xfs
 btrfs-progs:/usr/sbin/mkfs.btrfs
+f2fs-tools:/usr/sbin/mkfs.f2fs
+jfsutils:/usr/sbin/mkfs.jfs
+nilfs-tools:/usr/sbin/mkfs.nilfs2
+reiserfsprogs:/usr/sbin/mkfs.reiserfs
 binutils:/usr/bin/readelf"
 
 [ "${DEPS:-all}" = all ] || want=$tools

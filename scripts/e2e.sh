@@ -1,13 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# e2e.sh: prove the conversion at runtime.  Build two kernels of the same
-# minimal config from the Debian linux-source-KVER tarball, one converted
-# (patched) and one as Debian ships it (control), boot each under qemu
-# with ext4, xfs and btrfs disks, run tests/e2e/guest-init.sh in the
-# guest, and judge its report with e2e-check.sh.  The patched kernel must
-# pass every check; the control must fail, and only the checks for the
-# VFS freeze, so that the test is known to be able to fail.
+# e2e.sh: prove the conversion at runtime.  Build kernels of the same
+# minimal config from the Debian linux-source-KVER tarball: one converted
+# (patched), one as Debian ships it (control), and the patched one with a
+# known-unsafe removal put back (mutant: btrfs's discard workqueue without
+# WQ_FREEZABLE).  Boot each under qemu with a disk for every filesystem
+# of tests/e2e/filesystems the tree has, run tests/e2e/guest-init.sh in
+# the guest, and judge its report with e2e-check.sh.  The patched kernel
+# must pass every check, no block request reaching a frozen filesystem's
+# disk among them; the control must fail, and only the checks for the
+# VFS freeze; the mutant must fail on a request to a frozen disk issued
+# by btrfs's discard work.  So the test is known to be able to fail.
 #
 #   e2e.sh KVER                       (6.1, 6.12 or 7.3)
 #
@@ -16,12 +20,13 @@
 # series' own "<type> (<dev>): freezing" lines show each freeze.  Where
 # the tree's own suspend freeze honours a flag (mainline's
 # filesystems_freeze() and FS_POWER_FREEZE), it is `make apply DIR=fs`
-# alone; that freeze prints nothing, so both kernels get kprobe events
-# (tests/e2e/kernel-kprobes.config) and the guest reads each
-# filesystem's ->freeze_fs and ->unfreeze_fs back from tracefs.
+# alone; that freeze prints nothing, and the order checks read the
+# kprobe events on each filesystem's ->freeze_fs and ->unfreeze_fs that
+# every kernel's guest traces.  After make apply, every unit the tree
+# then flags must have its row in tests/e2e/filesystems.
 #
 # Environment:
-#   E2E_ROLES    which kernels to run, default "control patched"
+#   E2E_ROLES    which kernels to run, default "control patched mutant"
 #   E2E_CYCLES   suspend cycles per pm_test level (default 2)
 #   E2E_TIMEOUT  seconds a guest may run before it is killed (default 300)
 #   E2E_ACCEL    qemu accelerator, tcg (default) or kvm
@@ -30,16 +35,17 @@
 # Everything lands under build/e2e/linux-KVER/<role>/: src/ and src/obj/
 # (the tree and its O= build), console.log (serial console), report.log
 # (what the guest reported), dmesg.txt, check.txt (the verdict).  A kernel
-# is rebuilt only when what it is built from (tarball, config fragments,
+# is rebuilt only when what it is built from (tarball, config fragment,
 # series, rules, scripts) changed.  The control is built first, and the
 # patched kernel starts from a copy of its tree and build, so that only
-# what make vfs and make apply changed is compiled again.  Both are built
+# what make vfs and make apply changed is compiled again; the mutant
+# starts from the patched kernel's.  Both are built
 # in the same place, build/e2e/linux-KVER/tree, and moved to their role
 # afterwards: objtool's build records absolute paths, and every object
 # depends on objtool, so a copy built elsewhere would compile it all.
 #
-# Exit status: 0 the patched kernel passed and the control failed as it
-# must, 1 otherwise, 2 bad input or missing tools.
+# Exit status: 0 the patched kernel passed and the control and mutant
+# failed as they must, 1 otherwise, 2 bad input or missing tools.
 
 set -eu
 prog=e2e.sh
@@ -74,15 +80,24 @@ else
 fi
 
 roles=
-for r in ${E2E_ROLES:-control patched}; do
-	case $r in
-	patched | control) ;;
-	*) die "E2E_ROLES: '$r' is not patched or control" ;;
+all_roles="control patched mutant"
+for r in ${E2E_ROLES:-$all_roles}; do
+	case " $all_roles " in
+	*" $r "*) ;;
+	*) die "E2E_ROLES: '$r' is not control, patched or mutant" ;;
 	esac
 done
-# The control first: the patched kernel is built on a copy of its build.
-for r in control patched; do
-	case " ${E2E_ROLES:-control patched} " in
+hibernate_roles=${E2E_HIBERNATE-patched}
+for r in $hibernate_roles; do
+	case " $all_roles " in
+	*" $r "*) ;;
+	*) die "E2E_HIBERNATE: '$r' is not control, patched or mutant" ;;
+	esac
+done
+# The control first: the patched kernel is built on a copy of its build,
+# the mutant on a copy of the patched one's.
+for r in $all_roles; do
+	case " ${E2E_ROLES:-$all_roles} " in
 	*" $r "*) roles="$roles $r" ;;
 	esac
 done
@@ -99,12 +114,15 @@ kvm) qaccel=(-accel kvm -cpu host) ;;
 *) die "E2E_ACCEL '$accel': not tcg or kvm" ;;
 esac
 
-# The guest's disks, filesystem:size, in the order it sees them (vda,
-# vdb, vdc).  300 MiB is the smallest filesystem mkfs.xfs makes.
-disks="ext4:64M xfs:320M btrfs:256M"
+# The guest's filesystems: the rows of the table, without comments.
+fs_table=$TOP/tests/e2e/filesystems
+fs_rows()
+{
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$fs_table"
+}
 qemu="qemu-system-x86_64"
 busybox=/bin/busybox
-for t in "$qemu" $(for d in $disks; do echo "mkfs.${d%%:*}"; done) make gcc; do
+for t in "$qemu" $(fs_rows | awk '$7 != "none:" { print $7 }') mkswap make gcc; do
 	command -v "$t" >/dev/null || die "$t: not found (make deps installs it)"
 done
 [ -x "$busybox" ] && "$busybox" fsfreeze --help >/dev/null 2>&1 ||
@@ -114,9 +132,10 @@ if LC_ALL=C readelf -l "$busybox" 2>/dev/null | grep -q 'INTERP'; then
 	die "$busybox: not statically linked (make deps installs busybox-static)"
 fi
 
-fragments=("$TOP/tests/e2e/kernel.config")
-[ $freeze = series ] || fragments+=("$TOP/tests/e2e/kernel-kprobes.config")
 guest_init=$TOP/tests/e2e/guest-init.sh
+# The guest runs the btrfs tool (for scrub) from the host, with its
+# libraries.
+btrfs_tool=$(command -v btrfs) || die "btrfs: not found (make deps installs btrfs-progs)"
 work=$BUILD/e2e/linux-$kver
 # Where each kernel is built, before it moves to its role's directory.
 tree=$work/tree
@@ -128,9 +147,12 @@ inputs()
 	local role=$1
 	{
 		echo "tarball $(stat -c '%s %Y' "$tarball")"
-		sha256sum "${fragments[@]}"
-		# What make vfs and make apply run, for the patched kernel.
-		if [ "$role" = patched ]; then
+		sha256sum "$TOP/tests/e2e/kernel.config"
+		# What the table gives the build: the types and their options.
+		guest_fs | awk '{ print "filesystem", $1, $2 }'
+		# What make vfs and make apply run, for the patched kernel
+		# and the mutant built on it.
+		if [ "$role" != control ]; then
 			[ $freeze = mainline ] ||
 				sha256sum "$TOP"/patches/linux-"$kver"/*.patch
 			sha256sum "$TOP"/cocci/*.cocci "$TOP"/scripts/helper/*.[ch] \
@@ -138,19 +160,92 @@ inputs()
 				"$TOP"/scripts/{vfs,apply}.sh \
 				"$TOP"/scripts/lib/{convert,ktree,plan}.sh
 		fi
+		[ "$role" != mutant ] || declare -f mutate
 	} | sed "s|$TOP/||"
 }
 
-# Every option of the fragments must be in the final .config: allnoconfig
-# drops, silently, an option whose dependencies are not met.
+# fs_types: the filesystems (directories of fs/) the tarball's tree has,
+# listed once per tarball into build/e2e/linux-KVER/fs-types.
+fs_types()
+{
+	local list=$work/fs-types stamp
+	stamp=$(stat -c '%s %Y' "$tarball")
+	if [ "$(head -n 1 "$list" 2>/dev/null)" != "$stamp" ]; then
+		{
+			echo "$stamp"
+			tar -tJf "$tarball" --wildcards '*/fs/*/Kconfig' |
+				sed -n 's|^[^/]*/fs/\([^/]*\)/Kconfig$|\1|p'
+		} > "$list.new" && mv "$list.new" "$list" || return 1
+	fi
+	tail -n +2 "$list"
+}
+
+# guest_fs: the rows of the filesystems the guest runs: those the tree
+# has, that Debian's tools can make.
+guest_fs()
+{
+	fs_rows | awk 'NR == FNR { have[$1] = 1; next }
+		($1 in have) && $7 != "none:"' <(fs_types) -
+}
+
+# allconfig: the config fragment, the base and the options of the
+# filesystems the guest runs.
+allconfig()
+{
+	cat "$TOP/tests/e2e/kernel.config"
+	echo
+	echo "# The filesystems under test, from tests/e2e/filesystems"
+	guest_fs | awk '{ n = split($2, o, ","); for (i = 1; i <= n; i++) print o[i] "=y" }'
+}
+
+# check_config CONFIG ALLCONFIG TREE: every option of the fragment must
+# be in the final .config: allnoconfig drops, silently, an option whose
+# dependencies are not met.  One the tree's Kconfig does not define (one
+# newer than the version) is not asked for.
 check_config()
 {
-	local config=$1 missing
-	missing=$(grep -h '^CONFIG_' "${fragments[@]}" | while read -r opt; do
-		grep -qxF "$opt" "$config" || printf ' %s' "$opt"
+	local config=$1 allconfig=$2 tree=$3 missing
+	missing=$(grep -h '^CONFIG_' "$allconfig" | while read -r opt; do
+		grep -qxF "$opt" "$config" && continue
+		sym=${opt%%=*}
+		grep -rqx --include='Kconfig*' "config ${sym#CONFIG_}" "$tree" ||
+			continue
+		printf ' %s' "$opt"
 	done)
 	[ -z "$missing" ] || {
-		say "${fragments[*]#"$TOP"/}: not in the built config:$missing"
+		say "${allconfig#"$TOP"/}: not in the built config:$missing"
+		return 1
+	}
+}
+
+# mutate TREE: put back one removal the policy holds unsafe: btrfs's
+# async discard is not stopped by btrfs_freeze(), and its workqueue
+# without WQ_FREEZABLE runs while the filesystem is frozen.
+mutate()
+{
+	local f=$1/fs/btrfs/disk-io.c
+	grep -q 'alloc_ordered_workqueue("btrfs[-_]discard", WQ_FREEZABLE)' "$f" &&
+	sed -i 's/\(alloc_ordered_workqueue("btrfs[-_]discard", \)WQ_FREEZABLE)/\10)/' "$f" &&
+	grep -q 'alloc_ordered_workqueue("btrfs[-_]discard", 0)' "$f"
+}
+
+# flagged_exercised TREE: every unit the converted TREE flags has its row
+# in the table; name the ones the guest cannot run.
+flagged_exercised()
+{
+	local tree=$1 unit row missing=
+	for unit in $("$TOP/scripts/autofreeze" plan "$tree" fs 2>/dev/null |
+			awk -F '\t' '$1 == "flagstate" && $6 == "set" { print $2 }' |
+			sort -u); do
+		row=$(fs_rows | awk -v t="${unit#fs/}" '$1 == t')
+		if [ -z "$row" ]; then
+			missing="$missing $unit"
+		elif [ "$(echo "$row" | awk '{ print $7 }')" = none: ]; then
+			say "linux $kver: $unit is flagged, not run in the guest: ${row#*none: }"
+		fi
+	done
+	[ -z "$missing" ] || {
+		say "linux $kver: flagged, with no row in tests/e2e/filesystems:$missing"
 		return 1
 	}
 }
@@ -175,6 +270,17 @@ build_kernel()
 	if [ "$role" = patched ] && built control; then
 		say "linux $kver $role: copying the control's tree and build"
 		cp -a "$work/control/src" "$tree"
+	elif [ "$role" = mutant ]; then
+		built patched || {
+			say "linux $kver mutant: no patched kernel to start from"
+			return 1
+		}
+		say "linux $kver $role: copying the patched kernel's tree and build"
+		cp -a "$work/patched/src" "$tree"
+		mutate "$tree" || {
+			say "linux $kver mutant: fs/btrfs/disk-io.c: no btrfs discard workqueue with WQ_FREEZABLE to take it from"
+			return 1
+		}
 	else
 		say "linux $kver $role: unpacking ${tarball##*/}"
 		tar -C "$work" -xJf "$tarball"
@@ -195,10 +301,11 @@ build_kernel()
 			grep -v '^make' "$dir/apply.log" | tail -n 3 >&2
 			return 1
 		}
+		flagged_exercised "$tree" || return 1
 	fi
 	say "linux $kver $role: building bzImage (J=$J, log in ${dir#"$TOP"/}/build.log)"
 	{
-		cat "${fragments[@]}" > "$dir/allconfig" &&
+		allconfig > "$dir/allconfig" &&
 		make -C "$tree" O=obj allnoconfig \
 			KCONFIG_ALLCONFIG="$dir/allconfig" &&
 		make -C "$tree" O=obj -j"$J" bzImage
@@ -208,7 +315,7 @@ build_kernel()
 			tail -n 10 "$dir/build.log" >&2
 		return 1
 	}
-	check_config "$tree/obj/.config" || return 1
+	check_config "$tree/obj/.config" "$dir/allconfig" "$tree" || return 1
 	mv "$tree" "$dir/src"
 	inputs "$role" > "$dir/inputs"
 	say "linux $kver $role: built in $(($(date +%s) - start)) s"
@@ -228,93 +335,177 @@ make_initramfs()
 	file /bin/busybox $busybox 755 0 0
 	slink /bin/sh busybox 777 0 0
 	file /init $guest_init 755 0 0
+	file /bin/btrfs $btrfs_tool 755 0 0
 	EOF
+	# The btrfs tool's libraries, where its loader looks for them,
+	# each directory after its parent.
+	ldd "$btrfs_tool" | awk '$(NF - 1) ~ /^\// { print $(NF - 1) } $1 ~ /^\// { print $1 }' |
+		while read -r lib; do
+			d=${lib%/*}
+			while [ -n "$d" ]; do
+				echo "$d"
+				d=${d%/*}
+			done | sort | sed 's/.*/dir & 755 0 0/'
+			echo "file $lib $(readlink -f "$lib") 755 0 0"
+		done | awk '!seen[$0]++' >> "$dir/initramfs.list"
 	"$dir/src/obj/usr/gen_init_cpio" "$dir/initramfs.list" > "$dir/initramfs.cpio"
 }
 
-# Fresh disks for every boot, as sparse files: the guest writes to them.
-# Sets drives, qemu's arguments for them.
+# make_disks DIR MODE: fresh disks for every run, as sparse files: the
+# guest writes to them.  Sets drives, qemu's arguments for them, and
+# guest_args, the guest's e2e.fs= arguments, in the same order; for a
+# hibernation, a swap disk last, swap_dev.  Discards reach the files.
 make_disks()
 {
-	local dir=$1 d fs img force
+	local dir=$1 mode=$2 row img letters=abcdefghijklmnop
 	drives=()
+	guest_args=
+	swap_dev=
 	rm -f "$dir"/*.img
-	for d in $disks; do
-		fs=${d%%:*}
-		img=$dir/$fs.img
-		case $fs in
-		ext4) force=-F ;;
-		*) force=-f ;;
-		esac
-		truncate -s "${d#*:}" "$img" &&
-		"mkfs.$fs" -q "$force" "$img" > /dev/null || return 1
-		drives+=(-drive "file=$img,format=raw,if=virtio")
-	done
+	while read -r row; do
+		set -- $row
+		img=$dir/$1.img
+		truncate -s "$3" "$img" &&
+		"${@:7}" "$img" > "$dir/mkfs.log" 2>&1 || {
+			say "${*:7} $img failed:"
+			tail -n 3 "$dir/mkfs.log" >&2
+			return 1
+		}
+		drives+=(-drive "file=$img,format=raw,if=virtio,discard=unmap")
+		guest_args="$guest_args e2e.fs=$1:$4:$5:$6"
+	done < <(guest_fs)
+	[ "$mode" = hibernate ] || return 0
+	swap_dev=vd${letters:$((${#drives[@]} / 2)):1}
+	truncate -s 512M "$dir/swap.img" &&
+	mkswap "$dir/swap.img" > "$dir/mkfs.log" 2>&1 || {
+		say "mkswap $dir/swap.img failed"
+		return 1
+	}
+	drives+=(-drive "file=$dir/swap.img,format=raw,if=virtio")
 }
 
-boot()
+# qemu_boot TAG APPEND...: one boot of the role's kernel in dir on the disks
+# of make_disks, the console in TAG.console.log and the guest's report
+# in TAG.report.log.
+qemu_boot()
 {
-	local role=$1 dir=$work/$1 start rc
-	make_initramfs "$dir"
-	make_disks "$dir" || { say "mkfs failed"; return 1; }
-	rm -f "$dir/console.log" "$dir/report.log"
-	say "linux $kver $role: booting under qemu ($accel, timeout ${timeout_s} s)"
+	local tag=$1 start rc=0
+	shift
+	rm -f "$dir/$tag.console.log" "$dir/$tag.report.log"
+	say "linux $kver $role: $tag: booting under qemu ($accel, timeout ${timeout_s} s)"
 	start=$(date +%s)
-	rc=0
 	# Serial 0 is the console, serial 1 the guest's report.
 	timeout "$timeout_s" "$qemu" "${qaccel[@]}" -smp 2 -m 1024 \
 		-nographic -monitor none -no-reboot \
 		-kernel "$dir/src/obj/arch/x86/boot/bzImage" \
 		-initrd "$dir/initramfs.cpio" \
-		-append "console=ttyS0 panic=-1 no_console_suspend suspend.pm_test_delay=1 e2e.cycles=$cycles" \
+		-append "console=ttyS0 panic=-1 no_console_suspend $*$guest_args" \
 		"${drives[@]}" \
-		-serial "file:$dir/console.log" -serial "file:$dir/report.log" \
-		> "$dir/qemu.log" 2>&1 || rc=$?
-	boot_s=$(($(date +%s) - start))
+		-serial "file:$dir/$tag.console.log" \
+		-serial "file:$dir/$tag.report.log" \
+		> "$dir/$tag.qemu.log" 2>&1 || rc=$?
 	if [ $rc -eq 124 ]; then
-		say "linux $kver $role: guest killed after ${timeout_s} s"
+		say "linux $kver $role: $tag: guest killed after ${timeout_s} s"
 	elif [ $rc -ne 0 ]; then
-		say "linux $kver $role: qemu exited with $rc, see ${dir#"$TOP"/}/qemu.log"
+		say "linux $kver $role: $tag: qemu exited with $rc, see ${dir#"$TOP"/}/$tag.qemu.log"
 	fi
-	sed -n '/^e2e: dmesg begin/,/^e2e: dmesg end/p' "$dir/report.log" |
-		sed '1d;$d' > "$dir/dmesg.txt"
-	say "linux $kver $role: guest ran for $boot_s s"
+	say "linux $kver $role: $tag: guest ran for $(($(date +%s) - start)) s"
+}
+
+# boot ROLE MODE: run the scenario, suspend or hibernate, into
+# MODE.report.log and MODE.console.log.  A hibernation is two boots: the
+# first writes the image to the swap disk and ends, the second restores
+# it from resume= and the first's scenario goes on.
+boot()
+{
+	local role=$1 mode=$2 dir=$work/$1 wait=1
+	make_initramfs "$dir"
+	make_disks "$dir" "$mode" || return 1
+	# The control's filesystems do not freeze on suspend: no window for
+	# btrfs's discard worker to be seen in, no need to wait for it.
+	[ "$role" != control ] || wait=0
+	case $mode in
+	suspend)
+		qemu_boot suspend suspend.pm_test_delay=1 e2e.cycles=$cycles \
+			e2e.discard_wait=$wait
+		;;
+	hibernate)
+		qemu_boot hibernate1 e2e.mode=hibernate e2e.swap=$swap_dev
+		qemu_boot hibernate2 e2e.mode=hibernate e2e.swap=$swap_dev \
+			resume=/dev/$swap_dev
+		cat "$dir"/hibernate[12].report.log > "$dir/hibernate.report.log"
+		cat "$dir"/hibernate[12].console.log > "$dir/hibernate.console.log"
+		;;
+	esac
+	sed -n '/^e2e: dmesg begin/,/^e2e: dmesg end/p' "$dir/$mode.report.log" |
+		sed '1d;$d' > "$dir/$mode.dmesg.txt"
+}
+
+# check ROLE MODE: judge the run; sets rc (0 pass, 1 fail) and summary.
+check()
+{
+	local dir=$work/$1 mode=$2
+	rc=0
+	"$TOP/scripts/lib/e2e-check.sh" "$dir/$mode.report.log" \
+		"$dir/$mode.console.log" > "$dir/$mode.check.txt" || rc=$?
+	[ $rc -le 1 ] || exit 2
+	summary=$(tail -n 1 "$dir/$mode.check.txt")
 }
 
 status=0
 for role in $roles; do
 	dir=$work/$role
 	build_kernel "$role" || exit 1
-	boot "$role" || exit 1
-	rc=0
-	"$TOP/scripts/lib/e2e-check.sh" "$dir/report.log" "$dir/console.log" \
-		> "$dir/check.txt" || rc=$?
-	[ $rc -le 1 ] || exit 2
-	summary=$(tail -n 1 "$dir/check.txt")
+	boot "$role" suspend || exit 1
+	check "$role" suspend
 	case $role in
 	patched)
 		if [ $rc -eq 0 ]; then
 			say "linux $kver patched: PASS (${summary#*: })"
 		else
-			say "linux $kver patched: FAIL (${summary#*: }), from ${dir#"$TOP"/}/check.txt:"
-			grep '^FAIL' "$dir/check.txt" >&2
+			say "linux $kver patched: FAIL (${summary#*: }), from ${dir#"$TOP"/}/suspend.check.txt:"
+			grep '^FAIL' "$dir/suspend.check.txt" >&2
 			status=1
 		fi
 		;;
 	control)
 		# The control must fail, and only where the series matters.
-		other=$(grep '^FAIL' "$dir/check.txt" | grep -v '^FAIL \[fs-freeze\]' || true)
+		other=$(grep '^FAIL' "$dir/suspend.check.txt" | grep -v '^FAIL \[fs-freeze\]' || true)
 		if [ $rc -eq 1 ] && [ -z "$other" ]; then
 			say "linux $kver control: fails as it must (${summary#*: }, all of them [fs-freeze])"
 		elif [ $rc -eq 0 ]; then
 			say "linux $kver control: PASSES, so the test cannot tell a patched kernel from an unpatched one"
 			status=1
 		else
-			say "linux $kver control: fails for another reason too, from ${dir#"$TOP"/}/check.txt:"
+			say "linux $kver control: fails for another reason too, from ${dir#"$TOP"/}/suspend.check.txt:"
 			echo "$other" >&2
 			status=1
 		fi
 		;;
+	mutant)
+		# Caught: a request to the frozen btrfs's disk, from its
+		# discard work.
+		caught=$(grep '^FAIL \[io-frozen\].*btrfs_discard_workfn' "$dir/suspend.check.txt" | head -n 1 || true)
+		if [ -n "$caught" ]; then
+			say "linux $kver mutant: caught (${caught#FAIL })"
+		else
+			say "linux $kver mutant: NOT CAUGHT, btrfs's discard work without WQ_FREEZABLE went unseen (${summary#*: }), see ${dir#"$TOP"/}/suspend.check.txt"
+			status=1
+		fi
+		;;
 	esac
+	case " $hibernate_roles " in
+	*" $role "*) ;;
+	*) continue ;;
+	esac
+	boot "$role" hibernate || exit 1
+	check "$role" hibernate
+	if [ $rc -eq 0 ]; then
+		say "linux $kver $role hibernate: PASS (${summary#*: })"
+	else
+		say "linux $kver $role hibernate: FAIL (${summary#*: }), from ${dir#"$TOP"/}/hibernate.check.txt:"
+		grep '^FAIL' "$dir/hibernate.check.txt" >&2
+		status=1
+	fi
 done
 exit $status

@@ -7,14 +7,33 @@
 #   e2e-check.sh REPORT [CONSOLE]
 #
 # REPORT is the guest's "e2e:" lines with its kernel log between
-# "e2e: dmesg begin" and "e2e: dmesg end", and, where the guest watched
-# ->freeze_fs and ->unfreeze_fs with kprobe events (a kernel whose suspend
-# freeze prints nothing, as mainline's), the trace between "e2e: trace
-# begin" and "e2e: trace end"; CONSOLE, when given, is also searched for
-# splats (it has what a guest that never finished printed).
+# "e2e: dmesg begin" and "e2e: dmesg end", and the trace of its suspend
+# cycles between "e2e: trace begin" and "e2e: trace end": kprobe events
+# on each type's ->freeze_fs and ->unfreeze_fs, and, in reports of this
+# guest since it traces them, kprobe events on the freezer taking and
+# letting go of the kernel threads, block_bio_queue, block_rq_issue and
+# workqueue_execute_start and _end events.  CONSOLE, when given, is also
+# searched for splats (it has what a guest that never finished printed).
+#
+# The order of freezes and thaws comes from the series' kernel log lines
+# where the kernel prints them, else from the traced returns of
+# ->freeze_fs and ->unfreeze_fs.  A filesystem's frozen window runs from
+# its ->freeze_fs's return to its ->unfreeze_fs's entry (for one the user
+# froze, the whole cycle).  A bio submitted to its disk in the window
+# while the freezer holds the kernel threads (from freeze_kernel_threads()
+# to thaw_workqueues(): the suspend proper, device suspend, the
+# hibernation snapshot) is a failure, named by the work function the
+# kworker that submitted it ran, else by the task; so is a request sent
+# to the disk then whose submission the trace does not have.  One
+# submitted while frozen but outside the freezer gets a "note" line: the
+# freeze of the filesystem lets it run, as under fsfreeze(8).  A bare
+# cache flush is counted, not failed.
 #
 # Prints one line per check, "ok <check>" or "FAIL [<class>] <check>:
-# <what was seen>", then a summary line.  The classes:
+# <what was seen>", "note <what was seen>" lines, then a summary line.
+# The classes:
+#   io-frozen  block I/O reached a frozen filesystem's disk while the
+#              freezer held the kernel threads
 #   fs-freeze  the kernel's "<type> (<id>): freezing"/"thawing" lines, or
 #              the traced returns of each type's ->freeze_fs and
 #              ->unfreeze_fs, are missing or in the wrong order (all an
@@ -27,7 +46,8 @@
 #              returned an error, or the kernel logged a splat
 #   data       writers stopped, or data read back wrong
 #   user       a filesystem frozen by the user was thawed by suspend,
-#              or another one was left frozen
+#              or another one was left frozen; after a resume from
+#              hibernation, a filesystem took no write
 #   guest      the guest did not run the scenario to its end, or ran it
 #              with /sys/power/freeze_filesystems set (which freezes every
 #              filesystem, flagged or not)
@@ -97,14 +117,57 @@ function splat(line) {
 	       line ~ /suspend debug: .* failed/
 }
 
-# A freeze or thaw seen in cycle cur: what is "freezing" or "thawing".
-function saw(fs, what) {
+# A freeze or thaw seen in cycle cur: what is "freezing" or "thawing",
+# src "log" (the kernel log lines of the series) or "trace" (->freeze_fs, ->unfreeze_fs).
+function saw(fs, what, src) {
 	if (cur == "")
 		return
 	if (what == "freezing")
-		frz[cur] = append(frz[cur], fs)
+		frz[src, cur] = append(frz[src, cur], fs)
 	else if (what == "thawing")
-		thw[cur] = append(thw[cur], fs)
+		thw[src, cur] = append(thw[src, cur], fs)
+	if (src == "log")
+		logged = 1
+}
+# "  kworker/u4:2-57   [001] ..... 12.5: ..." -> pid 57, who "kworker/u4:2-57"
+function issuer(line) {
+	if (!match(line, /-[0-9]+ +\[[0-9]+\]/))
+		return ""
+	pid = substr(line, RSTART + 1)
+	sub(/ .*/, "", pid)
+	who = substr(line, 1, RSTART - 1)
+	sub(/^ +/, "", who)
+	return who "-" pid
+}
+# I/O to the disk of fs, frozen, in line: remember who did it (the work
+# function a kworker ran, else the task), and the first request of each.
+function frozen_io(fs, line, req,    task, who, t, k) {
+	task = issuer(line)
+	if (pid in wfn) {
+		who = wfn[pid]
+	} else {
+		who = task
+		sub(/-[0-9]+$/, "", who)
+	}
+	t = line
+	sub(/: block_(bio_queue|rq_issue): .*/, "", t)
+	sub(/.* /, "", t)
+	# Where the freezer holds the kernel threads, or outside it
+	k = (held ? "held" : "gap") SUBSEP wk
+	nfrozen_io[k, fs]++
+	if (!((k, fs, who) in bad)) {
+		bad[k, fs, who] = "event " t " by " task ": " req
+		nbad[k, fs]++
+		badwho[k, fs, nbad[k, fs]] = who
+	}
+	nbadreq[k, fs, who]++
+}
+# A new cycle k: the window of every disk is before its freeze, but for the
+# one the user froze before the cycle, frozen all through it.
+function window_begin(k,    t) {
+	wk = k
+	for (t in devfs)
+		phase[devfs[t]] = (user[k] && devfs[t] == user_frozen) ? "during" : "before"
 }
 # The first "Call Trace:" after a warning that is not a splat of its own
 # belongs to that warning.
@@ -126,7 +189,7 @@ function add_splat(line, where) {
 		splats[nsplat] = where ": " line
 }
 
-BEGIN { in_dmesg = 0; in_trace = 0; nmount = 0; ncycle = 0 }
+BEGIN { in_dmesg = 0; in_trace = 0; nmount = 0; ncycle = 0; nwin = 0 }
 
 /^e2e: dmesg begin$/ { in_dmesg = 1; have_dmesg = 1; next }
 /^e2e: dmesg end$/ { in_dmesg = 0; cur = ""; next }
@@ -139,6 +202,77 @@ in_trace {
 	if (match($0, /: tracing_mark_write: e2e-mark: cycle [0-9]+ [a-z]+ (begin|end)$/)) {
 		n = split(substr($0, RSTART), w, " ")
 		cur = (w[n] == "begin") ? w[5] : ""
+		if (cur != "")
+			window_begin(cur)
+		next
+	}
+	if (match($0, /: workqueue_execute_start: .* function [^ ]+$/)) {
+		issuer($0)
+		n = split($0, w, " ")
+		wfn[pid] = w[n]
+		next
+	}
+	if (match($0, /: workqueue_execute_end: /)) {
+		issuer($0)
+		delete wfn[pid]
+		next
+	}
+	# "... block_bio_queue: 254,16 WS 2048 + 8 [kworker/u4:1]": I/O
+	# submitted, in the context of whoever submitted it.  Submitted to
+	# a frozen filesystem disk, it fails, but for a bare cache flush.
+	if (match($0, /: block_bio_queue: [0-9]+,[0-9]+ [A-Z]* /)) {
+		split(substr($0, RSTART + 18), w, " ")
+		if (!(w[1] in devfs) || wk == "")
+			next
+		fs = devfs[w[1]]
+		queued[w[1], w[3]] = phase[fs]
+		if (phase[fs] != "during")
+			next
+		# A cache flush, no block written: an fsync on the frozen
+		# filesystem before its task froze.  Counted, not failed.
+		if (w[3] w[5] == "00" && w[2] ~ /F/)
+			nflush[wk, fs]++
+		else
+			frozen_io(fs, $0, w[2] " " w[3] "+" w[5])
+		next
+	}
+	# "... block_rq_issue: 254,16 WS 4096 () 2048 + 8 be,0,4 [kworker/u4:1]":
+	# a request sent to the disk, counted in its window.  One sent
+	# while frozen was submitted while frozen, and failed above, or
+	# before the freeze returned and was still in flight (or is the
+	# flush of the block layer, sector 0 + 0), or its submission was not
+	# traced: that one fails here, on whoever sent it.
+	if (match($0, /: block_rq_issue: [0-9]+,[0-9]+ [A-Z]* /)) {
+		split(substr($0, RSTART + 17), w, " ")
+		if (!(w[1] in devfs) || wk == "")
+			next
+		fs = devfs[w[1]]
+		ph = phase[fs]
+		nreq[wk, fs, ph]++
+		if (ph != "during")
+			next
+		if ((w[1], w[5]) in queued) {
+			if (queued[w[1], w[5]] != "during")
+				ninflight[wk, fs]++
+		} else if (w[5] w[7] == "00") {
+			ninflight[wk, fs]++
+		} else {
+			frozen_io(fs, $0, w[2] " " w[5] "+" w[7])
+		}
+		next
+	}
+	if (match($0, /: freezer_on: \(.* ret=0$/)) {
+		held = 1
+		next
+	}
+	if (match($0, /: freezer_off: \(/)) {
+		held = 0
+		next
+	}
+	if (match($0, /: unfreeze_[a-z0-9]+: \(/)) {
+		fs = substr($0, RSTART + 11, RLENGTH - 14)
+		if (phase[fs] == "during" && !(user[wk] && fs == user_frozen))
+			phase[fs] = "after"
 		next
 	}
 	if (!match($0, /: (freeze|thaw)_[a-z0-9]+: \(/))
@@ -153,7 +287,15 @@ in_trace {
 		add_splat(fs ": ->" (op == "freeze" ? "freeze_fs" : "unfreeze_fs") " returned " ret, "trace")
 		next
 	}
-	saw(fs, op == "freeze" ? "freezing" : "thawing")
+	saw(fs, op == "freeze" ? "freezing" : "thawing", "trace")
+	if (op == "freeze" && cur != "") {
+		t = substr(ev, index(ev, "_") + 1)
+		if (!((cur, t) in windowed)) {
+			windowed[cur, t] = 1
+			win[++nwin] = cur SUBSEP t
+		}
+		phase[t] = "during"
+	}
 	next
 }
 
@@ -171,7 +313,7 @@ in_dmesg {
 		next
 	}
 	if (match(line, /^[a-z0-9_]+ \([^)]*\): /))
-		saw(substr(line, 1, RLENGTH - 2), substr(line, RLENGTH + 1))
+		saw(substr(line, 1, RLENGTH - 2), substr(line, RLENGTH + 1), "log")
 	next
 }
 
@@ -179,9 +321,12 @@ in_dmesg {
 { sub(/^e2e: /, "") }
 
 /^begin / { begun = 1; kernel = $2 }
+/^mode / { mode = $2 }
 /^end$/ { ended = 1 }
 /^error / { errors[++nerror] = $0 }
 /^mount / { mounted[++nmount] = $3 " (" $4 ")"; mtype[nmount] = $3; dev_of[$3] = $4 }
+# disk TYPE DEV MAJ:MIN, as block_rq_issue names it: MAJ,MIN
+/^disk / { d = $4; sub(/:/, ",", d); devfs[d] = $2 }
 /^kprobes / { kprobes = 1 }
 /^freeze_filesystems / { knob[++nknob] = $2 }
 /^cycle / {
@@ -256,8 +401,9 @@ END {
 		k = cycles[c]
 		name = "cycle " k " (" level[k] (user[k] ? ", " user_frozen " user-frozen" : "") ")"
 		if (rc[k] != "rc=0")
-			fail("suspend", name ": echo mem > /sys/power/state failed")
-		wf = want_frz; wt = want_thw; gf = frz[k]; gt = thw[k]
+			fail("suspend", name ": echo " (level[k] == "hibernate" ? "disk" : "mem") " > /sys/power/state failed")
+		src = logged ? "log" : "trace"
+		wf = want_frz; wt = want_thw; gf = frz[src, k]; gt = thw[src, k]
 		if (user[k]) {
 			# The user-frozen filesystem may be passed over ("already
 			# frozen") or get a nested kernel freeze; either way only
@@ -275,6 +421,47 @@ END {
 			ok(name ": thawed " gt)
 		else
 			fail("fs-freeze", name ": thawed \"" gt "\", want \"" wt "\"")
+	}
+
+	# The window of the user-frozen filesystem in its cycle.
+	for (c = 1; c <= ncycle; c++) {
+		k = cycles[c]
+		if (user[k] && !((k, user_frozen) in windowed)) {
+			windowed[k, user_frozen] = 1
+			win[++nwin] = k SUBSEP user_frozen
+		}
+	}
+	for (i = 1; i <= nwin; i++) {
+		split(win[i], kf, SUBSEP)
+		k = kf[1]; fs = kf[2]
+		name = "cycle " k " (" level[k] "): " fs " (" dev_of[fs] ")"
+		counts = (nreq[k, fs, "before"] + 0) " requests before its freeze, " \
+			(nreq[k, fs, "during"] + 0) " while frozen" \
+			(nfrozen_io["gap" SUBSEP k, fs] ? " (" nfrozen_io["gap" SUBSEP k, fs] " submitted outside the freezer)" : "") \
+			(ninflight[k, fs] ? " (" ninflight[k, fs] " submitted before its freeze returned)" : "") \
+			(nflush[k, fs] ? " (" nflush[k, fs] " bare cache flushes submitted while frozen)" : "") ", " \
+			(nreq[k, fs, "after"] + 0) " after its thaw"
+		if (user[k] && fs == user_frozen)
+			counts = (nreq[k, fs, "during"] + 0) " requests while user-frozen"
+		# Submitted while the freezer held the kernel threads: during
+		# the suspend proper, with devices suspending, or around the
+		# hibernation snapshot.  A failure.
+		hk = "held" SUBSEP k
+		for (j = 1; j <= nbad[hk, fs] && j <= 5; j++) {
+			who = badwho[hk, fs, j]
+			fail("io-frozen", name ": " nbadreq[hk, fs, who] " request(s) to its disk while frozen and the freezer held the kernel threads, from " who " (first " bad[hk, fs, who] "); " counts)
+		}
+		# Submitted while frozen, before the freezer took the kernel
+		# threads or after it let them go (mainline thaws them before
+		# the filesystems): what the freeze of the filesystem lets run,
+		# under fsfreeze(8) just the same.  Named, not failed.
+		gk = "gap" SUBSEP k
+		for (j = 1; j <= nbad[gk, fs] && j <= 5; j++) {
+			who = badwho[gk, fs, j]
+			printf "note %s: %d request(s) to its disk while frozen, outside the freezer, from %s (first %s)\n", name, nbadreq[gk, fs, who], who, bad[gk, fs, who]
+		}
+		if (!nbad[hk, fs])
+			ok(name ": " counts)
 	}
 
 	if (thaw_warn != "")
@@ -318,7 +505,17 @@ END {
 			ok("verify " fs ": " vfiles[fs] " files read back intact after remount")
 	}
 
-	if (user_frozen == "") {
+	if (mode == "hibernate") {
+		# No user freeze: after the resume, every filesystem takes a
+		# write.
+		for (m = 1; m <= nmount; m++) {
+			fs = mtype[m]
+			if (probe[fs] == "written")
+				ok("after resume from hibernation, a write to " fs " completes")
+			else
+				fail("user", "after resume from hibernation, a write to " fs ": " (probe[fs] == "" ? "not probed" : probe[fs]) ", want written")
+		}
+	} else if (user_frozen == "") {
 		fail("guest", "user freeze: not reached")
 	} else {
 		for (m = 1; m <= nmount; m++) {

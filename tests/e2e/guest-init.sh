@@ -7,22 +7,50 @@
 # begin" and "e2e: dmesg end".  It decides nothing: the host's
 # e2e-check.sh reads those lines and says pass or fail.
 #
-# The scenario, on the disks the host attached in this order:
-#   vda ext4, vdb xfs, vdc btrfs, mounted in that order;
-#   a writer on each (dd ... conv=fsync of random data, a sha256 per file);
+# The scenario, on the disks the host attached (e2e.fs=, below):
+#   each mounted in order, with the host's mount options;
+#   on each, a writer with fsync (dd ... conv=fsync of random data, a
+#   sha256 per file) and a writer that only dirties the page cache;
+#   background I/O of the filesystems' own: on btrfs, mounted with
+#   discard=async, emptied block groups of deleted files for its discard
+#   worker, throttled so that it runs across the cycles (the guest waits
+#   until it has started), and a scrub at a throttled speed, started
+#   again whenever it ends; f2fs's GC thread at its urgent pace; an
+#   fstrim of each other filesystem as each cycle begins;
 #   suspend cycles at pm_test level "freezer", then "devices";
 #   writer progress across each cycle, then remount and verify sums;
 #   fsfreeze --freeze on xfs, one more suspend cycle, then probe: a write
 #   to xfs must still block until --unfreeze, to the others it must not.
 #
-# A kernel with our core series prints "<type> (<dev>): freezing" and
-# "thawing" itself.  Mainline's suspend freeze prints nothing: where the
-# kernel has kprobe events, each filesystem's ->freeze_fs and
-# ->unfreeze_fs get a return probe, and the trace follows the kernel log
-# in the report, between "e2e: trace begin" and "e2e: trace end".
+# With e2e.mode=hibernate, one cycle is a real hibernation in place of
+# the suspend cycles and the user freeze: swap on the last disk,
+# "echo disk > /sys/power/state" with /sys/power/disk at "reboot", and
+# qemu exits.  The host boots the kernel again with resume= on that disk;
+# the image comes back, "echo disk" returns here, and the scenario goes
+# on: progress, verify, and a write to each filesystem.  A fresh /init on
+# a kernel booted with resume= means the image did not come back.
+#
+# Every cycle is traced, and the trace follows the kernel log in the
+# report, between "e2e: trace begin" and "e2e: trace end", in the order
+# of the "counter" trace clock (the guest's clock ticks in jiffies, too
+# coarse to order two CPUs' events): each type's ->freeze_fs (return)
+# and ->unfreeze_fs (entry and return) and the freezer taking and
+# letting go of the kernel threads as kprobe events, every bio submitted
+# (block:block_bio_queue) and request sent (block:block_rq_issue), and
+# which work function each kworker runs (workqueue:workqueue_execute_start
+# and _end), so that the host can tell what reached a frozen
+# filesystem's disk and who submitted it.  A kernel with our core series
+# also prints "<type> (<dev>): freezing" and "thawing" itself.
 #
 # Kernel command line knobs (the host sets them):
 #   e2e.cycles=N     suspend cycles per pm_test level (default 2)
+#   e2e.mode=M       "suspend" (default) or "hibernate"
+#   e2e.swap=DEV     the swap disk, for hibernate
+#   e2e.discard_wait=0  do not wait for btrfs's discard worker to start
+#                    (a kernel whose filesystems do not freeze on suspend)
+#   e2e.fs=TYPE:FREEZE_FS:UNFREEZE_FS:OPTIONS, once per disk, in the
+#                    order of the disks (vda, vdb, ...); OPTIONS "-" for
+#                    none
 
 PATH=/bin
 export PATH
@@ -78,32 +106,80 @@ knob()
 		say "freeze_filesystems $(cat /sys/power/freeze_filesystems)"
 }
 
-# The ->freeze_fs and ->unfreeze_fs of each filesystem under test.
-freeze_ops="ext4:ext4_freeze:ext4_unfreeze xfs:xfs_fs_freeze:xfs_fs_unfreeze
-	btrfs:btrfs_freeze:btrfs_unfreeze"
-
 # Return probes e2e/freeze_<type> and e2e/thaw_<type>, with the return
-# value: 0 is a filesystem frozen (thawed), anything else a failure.
+# value (0 is a filesystem frozen, or thawed, anything else a failure),
+# and an entry probe e2e/unfreeze_<type>: a filesystem's frozen window
+# runs from its ->freeze_fs's return to its ->unfreeze_fs's entry.  And
+# when the freezer holds the kernel threads: from freeze_kernel_threads()
+# returning 0 to thaw_workqueues(), the first thing thaw_processes() and
+# thaw_kernel_threads() let go.
 probe_freeze_ops()
 {
-	for op in $freeze_ops; do
-		fs=${op%%:*}
-		op=${op#*:}
-		echo "r:e2e/freeze_$fs ${op%%:*} ret=\$retval:s32" &&
-		echo "r:e2e/thaw_$fs ${op#*:} ret=\$retval:s32" || return 1
+	for spec in $fs_specs; do
+		set -- $(echo "$spec" | tr : ' ')
+		echo "r:e2e/freeze_$1 $2 ret=\$retval:s32" &&
+		echo "p:e2e/unfreeze_$1 $3" &&
+		echo "r:e2e/thaw_$1 $3 ret=\$retval:s32" || return 1
 	done >> $tracing/kprobe_events &&
+	{
+		echo "r:e2e/freezer_on freeze_kernel_threads ret=\$retval:s32" &&
+		echo "p:e2e/freezer_off thaw_workqueues"
+	} >> $tracing/kprobe_events &&
 	echo 1 > $tracing/events/e2e/enable &&
-	echo 1 > $tracing/tracing_on
+	echo 1 > $tracing/events/block/block_rq_issue/enable &&
+	echo 1 > $tracing/events/block/block_bio_queue/enable &&
+	echo 1 > $tracing/events/workqueue/workqueue_execute_start/enable &&
+	echo 1 > $tracing/events/workqueue/workqueue_execute_end/enable &&
+	quiet_events &&
+	echo 16384 > $tracing/buffer_size_kb &&
+	echo counter > $tracing/trace_clock &&
+	echo 0 > $tracing/tracing_on
+}
+
+# Leave out what floods the trace and decides nothing: writeback's work
+# item (which requeues itself over and over while a filesystem is
+# frozen; its bios then show under the kworker's name), and requests to
+# the swap disk (the hibernation image).
+quiet_events()
+{
+	addr=$(sed -n 's/^\([0-9a-f]*\) [tT] wb_workfn$/\1/p' /proc/kallsyms)
+	if [ -n "$addr" ] && [ "$addr" != 0000000000000000 ]; then
+		echo "function != 0x$addr" > $tracing/events/workqueue/workqueue_execute_start/filter &&
+		echo "function != 0x$addr" > $tracing/events/workqueue/workqueue_execute_end/filter ||
+			return 1
+	fi
+	[ -n "$swap" ] || return 0
+	d=$(cat /sys/block/$swap/dev)
+	for ev in block_bio_queue block_rq_issue; do
+		echo "dev != $(( (${d%:*} << 20) | ${d#*:} ))" > $tracing/events/block/$ev/filter ||
+			return 1
+	done
 }
 
 cycles=2
+btrfs_sysfs=
+mode=suspend
+discard_wait=1
+swap=
+resume=
+fs_specs=
 for arg in $(cat /proc/cmdline); do
 	case $arg in
 	e2e.cycles=*) cycles=${arg#e2e.cycles=} ;;
+	e2e.mode=*) mode=${arg#e2e.mode=} ;;
+	e2e.swap=*) swap=${arg#e2e.swap=} ;;
+	e2e.discard_wait=*) discard_wait=${arg#e2e.discard_wait=} ;;
+	resume=*) resume=${arg#resume=} ;;
+	e2e.fs=*) fs_specs="$fs_specs ${arg#e2e.fs=}" ;;
 	esac
 done
 
 say "begin $(uname -r)"
+say "mode $mode"
+if [ -n "$resume" ]; then
+	say "error resume: booted with resume=$resume, but the hibernation image did not come back"
+	finish
+fi
 echo 10 > /proc/sys/kernel/hung_task_timeout_secs
 if [ ! -w /sys/power/pm_test ]; then
 	say "error no /sys/power/pm_test (CONFIG_PM_DEBUG)"
@@ -112,30 +188,42 @@ fi
 say "pm_test $(cat /sys/power/pm_test)"
 say "state $(cat /sys/power/state)"
 knob
+[ -n "$fs_specs" ] || { say "error no e2e.fs= on the kernel command line"; finish; }
 traced=
-if [ -w $tracing/kprobe_events ]; then
-	if probe_freeze_ops; then
-		traced=1
-		say "kprobes$(sed -n 's|^r[0-9]*:e2e/\([a-z]*_[a-z0-9]*\) .*| \1|p' $tracing/kprobe_events | tr -d '\n')"
-	else
-		say "error kprobe events on ->freeze_fs and ->unfreeze_fs failed"
-		finish
-	fi
+if [ -w $tracing/kprobe_events ] && probe_freeze_ops; then
+	traced=1
+	say "kprobes$(sed -n 's|^[pr][0-9]*:e2e/\([a-z]*_[a-z0-9]*\) .*| \1|p' $tracing/kprobe_events | tr -d '\n')"
+else
+	say "error kprobe and block events on ->freeze_fs, ->unfreeze_fs and block_rq_issue failed"
+	finish
 fi
+
+# mount_fs TYPE DEV OPTIONS
+mount_fs()
+{
+	if [ "$3" = - ]; then
+		mount -t $1 /dev/$2 /mnt/$1
+	else
+		mount -t $1 -o $3 /dev/$2 /mnt/$1
+	fi
+}
 
 # The host's disks, in order.  They are mounted in this order: the kernel
 # freezes the newest superblock first.
-disks="ext4:vda xfs:vdb btrfs:vdc"
+disks=
 fss=
 n=0
-for spec in $disks; do
+for spec in $fs_specs; do
 	fs=${spec%%:*}
-	dev=${spec#*:}
+	opts=${spec##*:}
+	dev=vd$(echo abcdefghijklmnop | cut -c $((n + 1)))
+	disks="$disks $fs:$dev:$opts"
 	mkdir -p /mnt/$fs
-	if mount -t $fs /dev/$dev /mnt/$fs; then
+	if mount_fs $fs $dev $opts; then
 		n=$((n + 1))
 		fss="$fss $fs"
 		say "mount $n $fs $dev"
+		say "disk $fs $dev $(cat /sys/block/$dev/dev)"
 	else
 		say "error mount $fs $dev failed"
 		finish
@@ -163,22 +251,133 @@ writer()
 	done
 }
 
+# Dirty page cache for the freeze to write back: a rotating set of 16
+# files, never synced by the writer itself.
+dirtier()
+{
+	fs=$1
+	i=0
+	mkdir -p /mnt/$fs/d
+	while [ ! -e /tmp/stop ]; do
+		i=$(((i + 1) % 16))
+		dd if=/dev/urandom of=/mnt/$fs/d/$i bs=4096 count=16 \
+			2>/dev/null || break
+		sleep 0.5
+	done
+}
+
 count()
 {
 	cat /tmp/$1.count 2>/dev/null || echo 0
 }
 
+# btrfs's own background I/O.  Async discard takes up a block group
+# that is left empty 10 s after it emptied (and one with space freed in
+# it only after 120 s): so a small file first, which keeps the first data
+# block group in use and the writers' allocations in it, then 96 MiB
+# written and deleted, which empties the block groups after it.  One
+# discard every 250 ms, of at most 64 KiB, keeps the discard worker busy
+# across every cycle (four a second, 96 MiB of them: minutes).  A scrub at 1 MiB/s, started again whenever it
+# ends (a freeze cancels it), keeps the scrub workers busy.
+btrfs_background()
+{
+	uuid=$(ls /sys/fs/btrfs | grep -- -)
+	sysfs=/sys/fs/btrfs/$uuid
+	if [ ! -d "$sysfs/discard" ]; then
+		say "error btrfs: no /sys/fs/btrfs/<uuid>/discard"
+		return
+	fi
+	echo 4 > $sysfs/discard/iops_limit
+	echo 65536 > $sysfs/discard/max_discard_size
+	dd if=/dev/urandom of=/mnt/btrfs/keep bs=4096 count=16 conv=fsync 2>/dev/null
+	mkdir -p /mnt/btrfs/garbage
+	j=0
+	while [ $j -lt 12 ]; do
+		j=$((j + 1))
+		dd if=/dev/zero of=/mnt/btrfs/garbage/$j bs=1M count=8 2>/dev/null
+	done
+	sync
+	rm -r /mnt/btrfs/garbage
+	sync
+	# The cleaner hands the empty block groups to the discard worker
+	# now, not at its next transaction commit.
+	btrfs filesystem sync /mnt/btrfs >/dev/null 2>&1
+	btrfs_sysfs=$sysfs
+	say "btrfs discard=async: 96 MiB deleted, $(cat $sysfs/discard/discardable_bytes) bytes to discard, iops_limit 4, max_discard_size 64 KiB"
+	for d in $sysfs/devinfo/*; do
+		echo 1048576 > $d/scrub_speed_max
+	done
+	if command -v btrfs >/dev/null; then
+		(while [ ! -e /tmp/stop ]; do
+			btrfs scrub start -B -q /mnt/btrfs >/dev/null 2>&1
+			echo x >> /tmp/btrfs.scrubs
+			sleep 1
+		done) &
+		echo $! > /tmp/btrfs.scrub.pid
+		say "btrfs scrub: running at 1 MiB/s"
+	else
+		say "error btrfs: no btrfs tool in the guest for scrub"
+	fi
+}
+
+f2fs_background()
+{
+	for d in /sys/fs/f2fs/vd*; do
+		echo 100 > $d/gc_urgent_sleep_time &&
+		echo 1 > $d/gc_urgent ||
+			say "error f2fs: gc_urgent not set in $d"
+	done
+	say "f2fs gc: urgent, every 100 ms"
+}
+
 for fs in $fss; do
+	case $fs in
+	btrfs) btrfs_background ;;
+	f2fs) f2fs_background ;;
+	esac
 	writer $fs &
 	echo $! > /tmp/$fs.pid
+	dirtier $fs &
+	echo $! > /tmp/$fs.dirtier
 done
-sleep 1
+# Until btrfs's discard worker has started on the emptied block groups
+# (10 s after the cleaner handed them over).
+if [ -n "$btrfs_sysfs" ] && [ "$discard_wait" != 0 ]; then
+	waited=0
+	while [ "$(cat $btrfs_sysfs/discard/discard_extent_bytes)" = 0 ] &&
+			[ $waited -lt 60 ]; do
+		sleep 1
+		waited=$((waited + 1))
+	done
+	if [ "$(cat $btrfs_sysfs/discard/discard_extent_bytes)" = 0 ]; then
+		say "error btrfs: async discard did not start in 60 s"
+		finish
+	fi
+	say "btrfs discard: running after $waited s"
+else
+	sleep 1
+fi
 
 suspend_cycle()
 {
 	level=$1
 	k=$2
 	echo $level > /sys/power/pm_test
+	# Discards of their own, in flight as the freeze begins (not on a
+	# user-frozen filesystem, which the writers have left by then).
+	trims=
+	if [ ! -e /tmp/stop ]; then
+		for fs in $fss; do
+			# btrfs discards by itself (discard=async); an
+			# fstrim would take its backlog away.
+			[ $fs != btrfs ] || continue
+			fstrim /mnt/$fs >/dev/null 2>&1 &
+			trims="$trims $!"
+		done
+	fi
+	[ -z "$btrfs_sysfs" ] ||
+		say "btrfs discard before cycle $k: discardable_bytes $(cat $btrfs_sysfs/discard/discardable_bytes) discarded $(cat $btrfs_sysfs/discard/discard_extent_bytes) $(cat $btrfs_sysfs/discard/discard_bitmap_bytes)"
+	echo 1 > $tracing/tracing_on
 	mark "cycle $k $level begin"
 	if echo mem > /sys/power/state; then
 		rc=0
@@ -187,7 +386,111 @@ suspend_cycle()
 	fi
 	mark "cycle $k $level end"
 	say "cycle $k $level rc=$rc"
+	# What the thaw lets loose, in the trace too.
+	sleep 1
+	echo 0 > $tracing/tracing_on
+	for pid in $trims; do
+		wait $pid
+	done
 }
+
+# Stop the writers and the background work; report what they did.
+finish_writers()
+{
+	touch /tmp/stop
+	[ ! -e /tmp/btrfs.scrub.pid ] || {
+		btrfs scrub cancel /mnt/btrfs >/dev/null 2>&1
+		wait "$(cat /tmp/btrfs.scrub.pid)"
+		say "btrfs scrub: $(wc -l < /tmp/btrfs.scrubs) runs"
+	}
+	for fs in $fss; do
+		wait "$(cat /tmp/$fs.dirtier)"
+		wait "$(cat /tmp/$fs.pid)"
+		say "writer $fs files=$(count $fs) error=$(cat /tmp/$fs.error 2>/dev/null || echo none)"
+	done
+}
+
+# Every file must read back as written, from disk: remount first.
+verify()
+{
+	for spec in $disks; do
+		set -- $(echo "$spec" | tr : ' ')
+		fs=$1
+		sync
+		if ! umount /mnt/$fs || ! mount_fs $1 $2 $3; then
+			say "error remount $fs failed"
+			finish
+		fi
+		bad=$(sha256sum -c /tmp/$fs.sums 2>/dev/null | grep -vc ': OK$')
+		say "verify $fs files=$(wc -l < /tmp/$fs.sums) bad=$bad"
+	done
+	# The remount made new superblocks, in the same order as before.
+	say "remounted"
+}
+
+# A write to each filesystem; a user-frozen one blocks it.
+probe_writes()
+{
+	for fs in $fss; do
+		(echo probe > /mnt/$fs/probe && sync -f /mnt/$fs/probe && \
+			touch /tmp/$fs.probed) &
+		echo $! > /tmp/$fs.probe
+	done
+	sleep 3
+	for fs in $fss; do
+		if [ -e /tmp/$fs.probed ]; then
+			say "probe $fs written"
+		else
+			say "probe $fs blocked"
+		fi
+	done
+}
+
+# One real hibernation, to the swap disk; qemu exits once the image is
+# written, and this returns in the second boot, from the image.
+hibernate_cycle()
+{
+	k=1
+	if [ -z "$swap" ] || ! swapon /dev/$swap; then
+		say "error swapon /dev/$swap failed"
+		finish
+	fi
+	echo reboot > /sys/power/disk
+	echo 0 > /sys/power/image_size
+	before=""
+	for fs in $fss; do
+		before="$before $fs=$(count $fs)"
+	done
+	echo 1 > $tracing/tracing_on
+	mark "cycle $k hibernate begin"
+	say "hibernating"
+	if echo disk > /sys/power/state; then
+		rc=0
+	else
+		rc=1
+	fi
+	mark "cycle $k hibernate end"
+	say "cycle $k hibernate rc=$rc"
+	sleep 1
+	echo 0 > $tracing/tracing_on
+	after=""
+	for fs in $fss; do
+		after="$after $fs=$(count $fs)"
+	done
+	say "progress $k before$before after$after"
+	swapoff /dev/$swap
+}
+
+if [ $mode = hibernate ]; then
+	hibernate_cycle
+	finish_writers
+	verify
+	probe_writes
+	for fs in $fss; do
+		umount /mnt/$fs || say "error umount $fs failed"
+	done
+	finish
+fi
 
 k=0
 for level in freezer devices; do
@@ -200,7 +503,6 @@ for level in freezer devices; do
 			before="$before $fs=$(count $fs)"
 		done
 		suspend_cycle $level $k
-		sleep 1
 		after=""
 		for fs in $fss; do
 			after="$after $fs=$(count $fs)"
@@ -209,26 +511,8 @@ for level in freezer devices; do
 	done
 done
 
-touch /tmp/stop
-for fs in $fss; do
-	wait "$(cat /tmp/$fs.pid)"
-	say "writer $fs files=$(count $fs) error=$(cat /tmp/$fs.error 2>/dev/null || echo none)"
-done
-
-# Every file must read back as written, from disk: remount first.
-for spec in $disks; do
-	fs=${spec%%:*}
-	dev=${spec#*:}
-	sync
-	if ! umount /mnt/$fs || ! mount -t $fs /dev/$dev /mnt/$fs; then
-		say "error remount $fs failed"
-		finish
-	fi
-	bad=$(sha256sum -c /tmp/$fs.sums 2>/dev/null | grep -vc ': OK$')
-	say "verify $fs files=$(wc -l < /tmp/$fs.sums) bad=$bad"
-done
-# The remount made new superblocks, in the same order as before.
-say "remounted"
+finish_writers
+verify
 
 # The user's freeze is the user's: suspend must leave it in place.
 if ! fsfreeze --freeze /mnt/xfs; then
@@ -240,19 +524,7 @@ k=$((k + 1))
 suspend_cycle freezer $k
 
 # A write to each: the user-frozen one must block, the others complete.
-for fs in $fss; do
-	(echo probe > /mnt/$fs/probe && sync -f /mnt/$fs/probe && \
-		touch /tmp/$fs.probed) &
-	echo $! > /tmp/$fs.probe
-done
-sleep 3
-for fs in $fss; do
-	if [ -e /tmp/$fs.probed ]; then
-		say "probe $fs written"
-	else
-		say "probe $fs blocked"
-	fi
-done
+probe_writes
 fsfreeze --unfreeze /mnt/xfs
 say "user-thawed xfs"
 wait "$(cat /tmp/xfs.probe)"

@@ -1,0 +1,127 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The e2e verdict on block I/O to frozen filesystems, without qemu:
+# scripts/lib/e2e-check.sh on guest reports recorded from real runs of
+# the guest that traces block_bio_queue, block_rq_issue and the work a
+# kworker runs (tests/e2e/samples/linux-V-io-ROLE.report.xz: the
+# control, the converted kernel, its hibernation, and the mutant with
+# btrfs's discard workqueue made not freezable), and on copies of the
+# converted kernel's report with one request put into a frozen window.
+# test-run: light
+
+. "$(dirname "$0")/lib.sh"
+
+CHECK=$TOP/scripts/lib/e2e-check.sh
+SAMPLES=$TESTS/e2e/samples
+
+# sample V ROLE: the recorded report, uncompressed and without the
+# serial line's carriage returns, as a file here
+sample()
+{
+	xz -dc "$SAMPLES/linux-$1-io-$2.report.xz" | tr -d '\r' >"$1-$2.report"
+	echo "$1-$2.report"
+}
+
+test_lazy_prereq XZ 'command -v xz'
+
+for v in $(ls "$SAMPLES" | sed -n 's/^linux-\(.*\)-io-patched\.report\.xz$/\1/p'); do
+	test_expect_success XZ "linux $v: the converted kernel passes, with a counted window per filesystem and cycle" '
+		r=$(sample $v patched) && { $CHECK $r >out; rc=$?; cat out; test $rc -eq 0; } &&
+		mounts=$(grep -c "^e2e: mount " $r) && cycles=$(grep -c "^e2e: cycle " $r) &&
+		test $(grep -c "^ok cycle [0-9]* ([a-z]*): [a-z0-9]* (vd[a-z]): [0-9]* requests" out) -eq $((mounts * cycles)) &&
+		grep -q "^ok cycle 1 (freezer): btrfs (vd[a-z]): [0-9]* requests before its freeze, [0-9]* while frozen.*, [0-9]* after its thaw\$" out
+	'
+
+	test_expect_success XZ "linux $v: the control fails on the VFS freeze only, and sees no window" '
+		r=$(sample $v control) && { $CHECK $r >out; rc=$?; cat out; test $rc -eq 1; } &&
+		! grep "^FAIL" out | grep -v "^FAIL \[fs-freeze\]" &&
+		! grep -q "requests before its freeze" out
+	'
+
+	test_expect_success XZ "linux $v: the mutant fails on I/O to frozen btrfs from btrfs_discard_workfn" '
+		r=$(sample $v mutant) && { $CHECK $r >out; rc=$?; cat out; test $rc -eq 1; } &&
+		grep -q "^FAIL \[io-frozen\] cycle [0-9]* ([a-z]*): btrfs (vd[a-z]): [0-9]* request(s) to its disk while frozen and the freezer held the kernel threads, from btrfs_discard_workfn (first event [0-9]* by kworker/" out &&
+		! grep "^FAIL" out | grep -v "^FAIL \[io-frozen\] .*: btrfs (vd[a-z]): .* from btrfs_discard_workfn "
+	'
+
+	test_lazy_prereq HIBERNATE_${v/./_} "test -f $SAMPLES/linux-$v-io-hibernate.report.xz"
+	test_expect_success XZ,HIBERNATE_${v/./_} "linux $v: the converted kernel hibernates, resumes, and every filesystem takes a write" '
+		r=$(sample $v hibernate) && { $CHECK $r >out; rc=$?; cat out; test $rc -eq 0; } &&
+		grep -q "^e2e: mode hibernate\$" $r && grep -q "^ok cycle 1 (hibernate): froze " out &&
+		test $(grep -c "^ok after resume from hibernation, a write to [a-z0-9]* completes\$" out) -eq $(grep -c "^e2e: mount " $r)
+	'
+done
+
+# in_window CASE WHERE LINES...: the 7.3 converted kernel's report with
+# LINES put into the trace of cycle 1, WHERE: "held" after the freezer
+# took the kernel threads, "gap" after btrfs froze but before that.
+in_window()
+{
+	local r where=$2
+	r=$(sample 7.3 patched) || return 1
+	shift 2
+	awk -v where="$where" -v lines="$(printf "%s\n" "$@")" '
+		{ print }
+		!done && ((where == "held" && /: freezer_on: .* ret=0$/) ||
+			  (where == "gap" && /: freeze_btrfs: .* ret=0$/)) {
+			printf "%s\n", lines
+			done = 1
+		}
+	' "$r" >report && ! cmp -s "$r" report
+}
+
+# The disk of btrfs in the 7.3 report, as block events name it.
+btrfs_dev()
+{
+	sed -n 's/^e2e: disk btrfs vd[a-z] \([0-9]*\):\([0-9]*\)$/\1,\2/p' 7.3-patched.report
+}
+
+test_expect_success XZ "a bio to a frozen disk while the freezer holds the kernel threads fails, named by its work function" '
+	sample 7.3 patched >/dev/null && d=$(btrfs_dev) && test -n "$d" &&
+	in_window 1 held \
+		"    kworker/u4:9-999     [001] .....        1: workqueue_execute_start: work struct 00000000deadbeef: function e2e_unquiesced_workfn" \
+		"    kworker/u4:9-999     [001] .....        2: block_bio_queue: $d WS 4096 + 8 [kworker/u4:9]" &&
+	{ $CHECK report >out; rc=$?; cat out; test $rc -eq 1; } &&
+	grep -q "^FAIL \[io-frozen\] cycle 1 (freezer): btrfs (vd[a-z]): 1 request(s) to its disk while frozen and the freezer held the kernel threads, from e2e_unquiesced_workfn (first event 2 by kworker/u4:9-999: WS 4096+8)" out
+'
+
+test_expect_success XZ "a bio from a task, not a kworker, is named by the task" '
+	sample 7.3 patched >/dev/null && d=$(btrfs_dev) &&
+	in_window 1 held "        e2e-task-77      [000] .....        2: block_bio_queue: $d W 4096 + 8 [e2e-task]" &&
+	{ $CHECK report >out; rc=$?; cat out; test $rc -eq 1; } &&
+	grep -q "^FAIL \[io-frozen\] cycle 1 (freezer): btrfs (vd[a-z]): 1 request(s) .* from e2e-task (first event 2 by e2e-task-77: W 4096+8)" out
+'
+
+test_expect_success XZ "a request sent to a frozen disk with no traced submission fails" '
+	sample 7.3 patched >/dev/null && d=$(btrfs_dev) &&
+	in_window 1 held "    kworker/0:1H-80      [000] ...1.        2: block_rq_issue: $d W 4096 () 999999 + 8 be,0,4 [kworker/0:1H]" &&
+	{ $CHECK report >out; rc=$?; cat out; test $rc -eq 1; } &&
+	grep -q "^FAIL \[io-frozen\] cycle 1 (freezer): btrfs .* from kworker/0:1H (first event 2 by kworker/0:1H-80: W 999999+8)" out
+'
+
+test_expect_success XZ "a bio to a frozen disk outside the freezer is named in a note, not failed" '
+	sample 7.3 patched >/dev/null && d=$(btrfs_dev) &&
+	in_window 1 gap \
+		"    kworker/u4:9-999     [001] .....        1: workqueue_execute_start: work struct 00000000deadbeef: function e2e_gap_workfn" \
+		"    kworker/u4:9-999     [001] .....        2: block_bio_queue: $d DS 4096 + 8 [kworker/u4:9]" &&
+	{ $CHECK report >out; rc=$?; cat out; test $rc -eq 0; } &&
+	grep -q "^note cycle 1 (freezer): btrfs (vd[a-z]): 1 request(s) to its disk while frozen, outside the freezer, from e2e_gap_workfn " out
+'
+
+test_expect_success XZ "a bare cache flush to a frozen disk is counted, not failed" '
+	sample 7.3 patched >/dev/null && d=$(btrfs_dev) &&
+	in_window 1 held "              dd-4063    [000] .....        2: block_bio_queue: $d FWS 0 + 0 [dd]" &&
+	{ $CHECK report >out; rc=$?; cat out; test $rc -eq 0; } &&
+	grep -q "^ok cycle 1 (freezer): btrfs (vd[a-z]): .* (1 bare cache flushes submitted while frozen)" out
+'
+
+test_expect_success XZ "a hibernation whose image did not come back fails [guest]" '
+	r=$(sample 7.3 hibernate) &&
+	sed "/^e2e: hibernating\$/,\$d" $r >report &&
+	printf "e2e: begin 7.3.4\ne2e: mode hibernate\ne2e: error resume: booted with resume=/dev/vdh, but the hibernation image did not come back\ne2e: dmesg begin\ne2e: dmesg end\ne2e: end\n" >>report &&
+	{ $CHECK report >out; rc=$?; cat out; test $rc -eq 1; } &&
+	grep -q "^FAIL \[guest\] guest: error resume: " out
+'
+
+test_done
