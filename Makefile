@@ -33,7 +33,7 @@ help:
 	@echo '           FORCE=1 (convert units that are not freeze-capable, no flag)'
 	@echo '           J=<jobs> FORMAT=json (report, check-tree) BASE=<rev> (check-tree)'
 	@echo '           OUT=<dir> COMPILE=1 (series) O=/KCONFIG=/FILES= (build-check)'
-	@echo '           KVER=6.1|6.12|7.3 E2E_ROLES= E2E_CYCLES= E2E_TIMEOUT= E2E_ACCEL= (e2e)'
+	@echo '           KVER=6.1|6.12|7.3 E2E_ROLES= E2E_HIBERNATE= E2E_CYCLES= E2E_TIMEOUT= E2E_ACCEL= (e2e)'
 	@echo '           (default KTREE: $(KTREE))'
 
 ## deps: install coccinelle and the Debian kernel sources, unpack them under build/; DEPS=tools: only what make check-tree and friends need on your own tree
