@@ -452,60 +452,61 @@ check()
 	summary=$(tail -n 1 "$dir/$mode.check.txt")
 }
 
-status=0
-for role in $roles; do
-	dir=$work/$role
-	build_kernel "$role" || exit 1
-	boot "$role" suspend || exit 1
-	check "$role" suspend
+# judge ROLE MODE: what the role must show in the run's check, said in
+# one line; sets status to 1 when it does not.  The converted kernel
+# passes; the control fails, and only where the series matters; the
+# mutant is caught: I/O to the frozen btrfs's disk, from its discard work.
+judge()
+{
+	local role=$1 mode=$2 dir=$work/$1 what=$1 check other caught
+	check=$dir/$mode.check.txt
+	[ "$mode" = suspend ] || what="$role $mode"
 	case $role in
 	patched)
 		if [ $rc -eq 0 ]; then
-			say "linux $kver patched: PASS (${summary#*: })"
+			say "linux $kver $what: PASS (${summary#*: })"
 		else
-			say "linux $kver patched: FAIL (${summary#*: }), from ${dir#"$TOP"/}/suspend.check.txt:"
-			grep '^FAIL' "$dir/suspend.check.txt" >&2
+			say "linux $kver $what: FAIL (${summary#*: }), from ${check#"$TOP"/}:"
+			grep '^FAIL' "$check" >&2
 			status=1
 		fi
 		;;
 	control)
-		# The control must fail, and only where the series matters.
-		other=$(grep '^FAIL' "$dir/suspend.check.txt" | grep -v '^FAIL \[fs-freeze\]' || true)
+		other=$(grep '^FAIL' "$check" | grep -v '^FAIL \[fs-freeze\]' || true)
 		if [ $rc -eq 1 ] && [ -z "$other" ]; then
-			say "linux $kver control: fails as it must (${summary#*: }, all of them [fs-freeze])"
+			say "linux $kver $what: fails as it must (${summary#*: }, all of them [fs-freeze])"
 		elif [ $rc -eq 0 ]; then
-			say "linux $kver control: PASSES, so the test cannot tell a patched kernel from an unpatched one"
+			say "linux $kver $what: PASSES, so the test cannot tell a patched kernel from an unpatched one"
 			status=1
 		else
-			say "linux $kver control: fails for another reason too, from ${dir#"$TOP"/}/suspend.check.txt:"
+			say "linux $kver $what: fails for another reason too, from ${check#"$TOP"/}:"
 			echo "$other" >&2
 			status=1
 		fi
 		;;
 	mutant)
-		# Caught: a request to the frozen btrfs's disk, from its
-		# discard work.
-		caught=$(grep '^FAIL \[io-frozen\].*btrfs_discard_workfn' "$dir/suspend.check.txt" | head -n 1 || true)
+		caught=$(grep '^FAIL \[io-frozen\].*btrfs_discard_workfn' "$check" | head -n 1 || true)
 		if [ -n "$caught" ]; then
-			say "linux $kver mutant: caught (${caught#FAIL })"
+			say "linux $kver $what: caught (${caught#FAIL })"
 		else
-			say "linux $kver mutant: NOT CAUGHT, btrfs's discard work without WQ_FREEZABLE went unseen (${summary#*: }), see ${dir#"$TOP"/}/suspend.check.txt"
+			say "linux $kver $what: NOT CAUGHT, btrfs's discard work without WQ_FREEZABLE went unseen (${summary#*: }), see ${check#"$TOP"/}"
 			status=1
 		fi
 		;;
 	esac
-	case " $hibernate_roles " in
-	*" $role "*) ;;
-	*) continue ;;
-	esac
-	boot "$role" hibernate || exit 1
-	check "$role" hibernate
-	if [ $rc -eq 0 ]; then
-		say "linux $kver $role hibernate: PASS (${summary#*: })"
-	else
-		say "linux $kver $role hibernate: FAIL (${summary#*: }), from ${dir#"$TOP"/}/hibernate.check.txt:"
-		grep '^FAIL' "$dir/hibernate.check.txt" >&2
-		status=1
-	fi
+}
+
+status=0
+for role in $roles; do
+	build_kernel "$role" || exit 1
+	for mode in suspend hibernate; do
+		case "$mode: $hibernate_roles " in
+		suspend:* | *" $role "*) ;;
+		*) continue ;;
+		esac
+		boot "$role" $mode || exit 1
+		check "$role" $mode
+		judge "$role" $mode
+	done
 done
 exit $status
