@@ -139,6 +139,15 @@ function issuer(line) {
 	sub(/^ +/, "", who)
 	return who "-" pid
 }
+# A block event: its fields from column at of the line on, in w (w[1]
+# the disk, "254,16"); the filesystem on that disk, or "" for another
+# disk or an event outside the cycles.
+function traced_disk(at) {
+	split(substr($0, at), w, " ")
+	if (!(w[1] in devfs) || wk == "")
+		return ""
+	return devfs[w[1]]
+}
 # I/O to the disk of fs, frozen, in line: remember who did it (the work
 # function a kworker ran, else the task), and the first request of each.
 function frozen_io(fs, line, req,    task, who, t, k) {
@@ -221,10 +230,8 @@ in_trace {
 	# submitted, in the context of whoever submitted it.  Submitted to
 	# a frozen filesystem disk, it fails, but for a bare cache flush.
 	if (match($0, /: block_bio_queue: [0-9]+,[0-9]+ [A-Z]* /)) {
-		split(substr($0, RSTART + 18), w, " ")
-		if (!(w[1] in devfs) || wk == "")
+		if ((fs = traced_disk(RSTART + 18)) == "")
 			next
-		fs = devfs[w[1]]
 		queued[w[1], w[3]] = phase[fs]
 		if (phase[fs] != "during")
 			next
@@ -243,10 +250,8 @@ in_trace {
 	# flush of the block layer, sector 0 + 0), or its submission was not
 	# traced: that one fails here, on whoever sent it.
 	if (match($0, /: block_rq_issue: [0-9]+,[0-9]+ [A-Z]* /)) {
-		split(substr($0, RSTART + 17), w, " ")
-		if (!(w[1] in devfs) || wk == "")
+		if ((fs = traced_disk(RSTART + 17)) == "")
 			next
-		fs = devfs[w[1]]
 		ph = phase[fs]
 		nreq[wk, fs, ph]++
 		if (ph != "during")
