@@ -220,13 +220,16 @@ check_config()
 
 # mutate TREE: put back one removal the policy holds unsafe: btrfs's
 # async discard is not stopped by btrfs_freeze(), and its workqueue
-# without WQ_FREEZABLE runs while the filesystem is frozen.
+# without WQ_FREEZABLE runs while the filesystem is frozen.  6.1 makes it
+# with alloc_workqueue(..., WQ_UNBOUND | WQ_FREEZABLE, 1), later trees
+# with alloc_ordered_workqueue(..., WQ_FREEZABLE).
 mutate()
 {
-	local f=$1/fs/btrfs/disk-io.c
-	grep -q 'alloc_ordered_workqueue("btrfs[-_]discard", WQ_FREEZABLE)' "$f" &&
-	sed -i 's/\(alloc_ordered_workqueue("btrfs[-_]discard", \)WQ_FREEZABLE)/\10)/' "$f" &&
-	grep -q 'alloc_ordered_workqueue("btrfs[-_]discard", 0)' "$f"
+	local f=$1/fs/btrfs/disk-io.c call='workqueue("btrfs[-_]discard",'
+	grep -q "$call.*WQ_FREEZABLE" "$f" &&
+	sed -i -e "/$call/s/ | WQ_FREEZABLE//" \
+		-e "/$call/s/\(\"btrfs[-_]discard\", \)WQ_FREEZABLE)/\10)/" "$f" &&
+	grep -q "$call" "$f" && ! grep -q "$call.*WQ_FREEZABLE" "$f"
 }
 
 # flagged_exercised TREE: every unit the converted TREE flags has its row
