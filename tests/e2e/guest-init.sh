@@ -13,10 +13,11 @@
 #   sha256 per file) and a writer that only dirties the page cache;
 #   background I/O of the filesystems' own: on btrfs, mounted with
 #   discard=async, emptied block groups of deleted files for its discard
-#   worker, throttled so that it runs across the cycles (the guest waits
-#   until it has started), and a scrub at a throttled speed, started
-#   again whenever it ends; f2fs's GC thread at its urgent pace; an
-#   fstrim of each other filesystem as each cycle begins;
+#   worker, throttled so that it runs for minutes (the guest waits until
+#   it has started), and a scrub at a throttled speed, started again
+#   whenever it ends, through the freezer cycles; the discard worker
+#   discarding as each devices cycle begins; f2fs's GC thread at its
+#   urgent pace; an fstrim of each other filesystem as each cycle begins;
 #   suspend cycles at pm_test level "freezer", then "devices";
 #   writer progress across each cycle, then remount and verify sums;
 #   fsfreeze --freeze on xfs, one more suspend cycle, then probe: a write
@@ -277,8 +278,7 @@ count()
 # block group in use and the writers' allocations in it, then 96 MiB
 # written and deleted, which empties the block groups after it.  One
 # discard every 250 ms, of at most 64 KiB, keeps the discard worker busy
-# across every cycle (four a second, 96 MiB of them: minutes).  A scrub at 1 MiB/s, started again whenever it
-# ends (a freeze cancels it), keeps the scrub workers busy.
+# for minutes.  A scrub (btrfs_scrub_start) keeps the scrub workers busy.
 btrfs_background()
 {
 	uuid=$(ls /sys/fs/btrfs | grep -- -)
@@ -304,11 +304,21 @@ btrfs_background()
 	btrfs filesystem sync /mnt/btrfs >/dev/null 2>&1
 	btrfs_sysfs=$sysfs
 	say "btrfs discard=async: 96 MiB deleted, $(cat $sysfs/discard/discardable_bytes) bytes to discard, iops_limit 4, max_discard_size 64 KiB"
-	for d in $sysfs/devinfo/*; do
+}
+
+# A scrub at 1 MiB/s, started again whenever it ends (a freeze cancels
+# it).  Each pass hands the empty block groups back to the discard worker
+# (scrub_enumerate_chunks() calls btrfs_discard_queue_work()), which then
+# waits 10 s for them again: the two take turns.  The scrub runs through
+# the freezer cycles, and btrfs_scrub_stop ends it before the devices
+# cycles, where the discard worker runs.
+btrfs_scrub_start()
+{
+	for d in $btrfs_sysfs/devinfo/*; do
 		echo 1048576 > $d/scrub_speed_max
 	done
 	if command -v btrfs >/dev/null; then
-		(while [ ! -e /tmp/stop ]; do
+		(while [ ! -e /tmp/stop ] && [ ! -e /tmp/btrfs.scrub.stop ]; do
 			btrfs scrub start -B -q /mnt/btrfs >/dev/null 2>&1
 			echo x >> /tmp/btrfs.scrubs
 			sleep 1
@@ -318,6 +328,36 @@ btrfs_background()
 	else
 		say "error btrfs: no btrfs tool in the guest for scrub"
 	fi
+}
+
+# Stop btrfs's scrub loop and report its runs.
+btrfs_scrub_stop()
+{
+	[ -e /tmp/btrfs.scrub.pid ] && [ ! -e /tmp/btrfs.scrub.stop ] || return 0
+	touch /tmp/btrfs.scrub.stop
+	btrfs scrub cancel /mnt/btrfs >/dev/null 2>&1
+	wait "$(cat /tmp/btrfs.scrub.pid)"
+	say "btrfs scrub: $(wc -l < /tmp/btrfs.scrubs) runs"
+}
+
+# btrfs_discarding SECONDS: wait, at most SECONDS, until btrfs's discard
+# worker has discarded since the last look, so that it has work queued as
+# a suspend begins.
+btrfs_discarding()
+{
+	[ -n "$btrfs_sysfs" ] && [ "$discard_wait" != 0 ] || return 0
+	last=$(cat $btrfs_sysfs/discard/discard_extent_bytes)
+	tenths=0
+	while [ $tenths -lt $(($1 * 10)) ] &&
+			[ "$(cat $btrfs_sysfs/discard/discard_extent_bytes)" = "$last" ]; do
+		sleep 0.5
+		tenths=$((tenths + 5))
+	done
+	if [ "$(cat $btrfs_sysfs/discard/discard_extent_bytes)" = "$last" ]; then
+		say "btrfs discard: idle for $1 s, discarded $last bytes"
+		return 1
+	fi
+	say "btrfs discard: running after $((tenths / 10)).$((tenths % 10)) s, discarded $(cat $btrfs_sysfs/discard/discard_extent_bytes) bytes"
 }
 
 f2fs_background()
@@ -341,28 +381,21 @@ for fs in $fss; do
 	echo $! > /tmp/$fs.dirtier
 done
 # Until btrfs's discard worker has started on the emptied block groups
-# (10 s after the cleaner handed them over).
-if [ -n "$btrfs_sysfs" ] && [ "$discard_wait" != 0 ]; then
-	waited=0
-	while [ "$(cat $btrfs_sysfs/discard/discard_extent_bytes)" = 0 ] &&
-			[ $waited -lt 60 ]; do
-		sleep 1
-		waited=$((waited + 1))
-	done
-	if [ "$(cat $btrfs_sysfs/discard/discard_extent_bytes)" = 0 ]; then
-		say "error btrfs: async discard did not start in 60 s"
-		finish
-	fi
-	say "btrfs discard: running after $waited s"
-else
+# (10 s after the cleaner handed them over); then the scrub.
+if [ -z "$btrfs_sysfs" ] || [ "$discard_wait" = 0 ]; then
 	sleep 1
+elif ! btrfs_discarding 60; then
+	say "error btrfs: async discard did not start in 60 s"
+	finish
 fi
+[ -z "$btrfs_sysfs" ] || btrfs_scrub_start
 
 suspend_cycle()
 {
 	level=$1
 	k=$2
 	echo $level > /sys/power/pm_test
+	[ $level != devices ] || [ -e /tmp/stop ] || btrfs_discarding 20 || true
 	# Discards of their own, in flight as the freeze begins (not on a
 	# user-frozen filesystem, which the writers have left by then).
 	trims=
@@ -375,8 +408,6 @@ suspend_cycle()
 			trims="$trims $!"
 		done
 	fi
-	[ -z "$btrfs_sysfs" ] ||
-		say "btrfs discard before cycle $k: discardable_bytes $(cat $btrfs_sysfs/discard/discardable_bytes) discarded $(cat $btrfs_sysfs/discard/discard_extent_bytes) $(cat $btrfs_sysfs/discard/discard_bitmap_bytes)"
 	echo 1 > $tracing/tracing_on
 	mark "cycle $k $level begin"
 	if echo mem > /sys/power/state; then
@@ -398,11 +429,7 @@ suspend_cycle()
 finish_writers()
 {
 	touch /tmp/stop
-	[ ! -e /tmp/btrfs.scrub.pid ] || {
-		btrfs scrub cancel /mnt/btrfs >/dev/null 2>&1
-		wait "$(cat /tmp/btrfs.scrub.pid)"
-		say "btrfs scrub: $(wc -l < /tmp/btrfs.scrubs) runs"
-	}
+	btrfs_scrub_stop
 	for fs in $fss; do
 		wait "$(cat /tmp/$fs.dirtier)"
 		wait "$(cat /tmp/$fs.pid)"
@@ -494,6 +521,7 @@ fi
 
 k=0
 for level in freezer devices; do
+	[ $level != devices ] || btrfs_scrub_stop
 	j=0
 	while [ $j -lt "$cycles" ]; do
 		j=$((j + 1))
