@@ -133,6 +133,8 @@ if LC_ALL=C readelf -l "$busybox" 2>/dev/null | grep -q 'INTERP'; then
 fi
 
 guest_init=$TOP/tests/e2e/guest-init.sh
+# What the version's guest kernel needs besides kernel.config, if anything.
+version_config=$TOP/tests/e2e/kernel-$kver.config
 # The guest runs the btrfs tool (for scrub) from the host, with its
 # libraries.
 btrfs_tool=$(command -v btrfs) || die "btrfs: not found (make deps installs btrfs-progs)"
@@ -148,6 +150,7 @@ inputs()
 	{
 		echo "tarball $(stat -c '%s %Y' "$tarball")"
 		sha256sum "$TOP/tests/e2e/kernel.config"
+		[ ! -f "$version_config" ] || sha256sum "$version_config"
 		# What the table gives the build: the types and their options.
 		guest_fs | awk '{ print "filesystem", $1, $2 }'
 		# What make vfs and make apply run, for the patched kernel
@@ -188,11 +191,12 @@ guest_fs()
 		($1 in have) && $7 != "none:"' <(fs_types) -
 }
 
-# allconfig: the config fragment, the base and the options of the
-# filesystems the guest runs.
+# allconfig: the config fragment, the base (and what the version needs
+# besides) and the options of the filesystems the guest runs.
 allconfig()
 {
 	cat "$TOP/tests/e2e/kernel.config"
+	[ ! -f "$version_config" ] || { echo; cat "$version_config"; }
 	echo
 	echo "# The filesystems under test, from tests/e2e/filesystems"
 	guest_fs | awk '{ n = split($2, o, ","); for (i = 1; i <= n; i++) print o[i] "=y" }'
