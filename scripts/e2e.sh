@@ -422,7 +422,9 @@ qemu_boot()
 # boot ROLE MODE: run the scenario, suspend or hibernate, into
 # MODE.report.log and MODE.console.log.  A hibernation is two boots: the
 # first writes the image to the swap disk and ends, the second restores
-# it from resume= and the first's scenario goes on.
+# it from resume= and the first's scenario goes on.  The first boots with
+# tp_printk, so that the guest can have the trace events it sees after
+# the snapshot, which no trace read back has, printed on the console.
 boot()
 {
 	local role=$1 mode=$2 dir=$work/$1 wait=1
@@ -437,7 +439,8 @@ boot()
 			e2e.discard_wait=$wait
 		;;
 	hibernate)
-		qemu_boot hibernate1 e2e.mode=hibernate e2e.swap=$swap_dev
+		qemu_boot hibernate1 e2e.mode=hibernate e2e.swap=$swap_dev \
+			tp_printk tp_printk_stop_on_boot
 		qemu_boot hibernate2 e2e.mode=hibernate e2e.swap=$swap_dev \
 			resume=/dev/$swap_dev
 		cat "$dir"/hibernate[12].report.log > "$dir/hibernate.report.log"

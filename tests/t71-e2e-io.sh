@@ -5,10 +5,12 @@
 # scripts/lib/e2e-check.sh on guest reports recorded from real runs of
 # the guest that traces block_bio_queue, block_rq_issue and the work a
 # kworker runs (tests/e2e/samples/linux-V-io-ROLE.report.xz: the
-# control, the converted kernel, its hibernation, and, where one was
-# caught, the mutant with btrfs's discard workqueue made not freezable),
-# and on copies of the 7.3 converted kernel's report with one request
-# put into a frozen window.
+# control, the converted kernel, its hibernation, and the mutant with
+# btrfs's discard workqueue made not freezable; with the consoles of
+# the hibernations, linux-V-io-ROLE.console.xz, where they print their
+# trace after the snapshot), and on copies of the 7.3 converted kernel's
+# report with one request put into a frozen window, and of its
+# hibernation's console with one after the snapshot.
 # test-run: light
 
 . "$(dirname "$0")/lib.sh"
@@ -22,6 +24,13 @@ sample()
 {
 	xz -dc "$SAMPLES/linux-$1-io-$2.report.xz" | tr -d '\r' >"$1-$2.report"
 	echo "$1-$2.report"
+}
+
+# console V ROLE: the same for the recorded serial console
+console()
+{
+	xz -dc "$SAMPLES/linux-$1-io-$2.console.xz" | tr -d '\r' >"$1-$2.console"
+	echo "$1-$2.console"
 }
 
 test_lazy_prereq XZ 'command -v xz'
@@ -52,6 +61,21 @@ for v in $(ls "$SAMPLES" | sed -n 's/^linux-\(.*\)-io-patched\.report\.xz$/\1/p'
 		r=$(sample $v hibernate) && { $CHECK $r >out; rc=$?; cat out; test $rc -eq 0; } &&
 		grep -q "^e2e: mode hibernate\$" $r && grep -q "^ok cycle 1 (hibernate): froze " out &&
 		test $(grep -c "^ok after resume from hibernation, a write to [a-z0-9]* completes\$" out) -eq $(grep -c "^e2e: mount " $r)
+	'
+
+	test_lazy_prereq MUTANT_SNAPSHOT_${v/./_} "test -f $SAMPLES/linux-$v-io-mutant-hibernate.console.xz"
+	test_expect_success XZ,MUTANT_SNAPSHOT_${v/./_} "linux $v: the mutant fails on I/O to btrfs after the hibernation snapshot" '
+		r=$(sample $v mutant-hibernate) && c=$(console $v mutant-hibernate) &&
+		{ $CHECK $r $c >out; rc=$?; cat out; test $rc -eq 1; } &&
+		grep -q "^FAIL \[io-frozen\] after the hibernation snapshot: btrfs (vd[a-z]): [0-9]* request(s) to its disk while the image was written, from kworker/" out &&
+		! grep "^FAIL" out | grep -v "^FAIL \[io-frozen\] .*btrfs (vd[a-z])"
+	'
+
+	test_lazy_prereq SNAPSHOT_${v/./_} "test -f $SAMPLES/linux-$v-io-hibernate.console.xz"
+	test_expect_success XZ,SNAPSHOT_${v/./_} "linux $v: after the hibernation snapshot, no request reaches a filesystem's disk" '
+		r=$(sample $v hibernate) && c=$(console $v hibernate) &&
+		{ $CHECK $r $c >out; rc=$?; cat out; test $rc -eq 0; } &&
+		grep -q "^ok after the hibernation snapshot, until the power-off: no request to the disk of a filesystem ([1-9][0-9]* block and work events printed)\$" out
 	'
 done
 
@@ -116,6 +140,42 @@ test_expect_success XZ "a bare cache flush to a frozen disk is counted, not fail
 	in_window 1 held "              dd-4063    [000] .....        2: block_bio_queue: $d FWS 0 + 0 [dd]" &&
 	{ $CHECK report >out; rc=$?; cat out; test $rc -eq 0; } &&
 	grep -q "^ok cycle 1 (freezer): btrfs (vd[a-z]): .* (1 bare cache flushes submitted while frozen)" out
+'
+
+# after_snapshot WHERE LINES...: the 7.3 hibernation's console with LINES
+# put in after the first line that has WHERE in it.
+after_snapshot()
+{
+	local c where=$1
+	c=$(console 7.3 hibernate) || return 1
+	shift
+	awk -v where="$where" -v lines="$(printf "%s\n" "$@")" '
+		{ print }
+		!done && index($0, where) { printf "%s\n", lines; done = 1 }
+	' "$c" >console && ! cmp -s "$c" console
+}
+
+test_expect_success XZ,SNAPSHOT_7_3 "a bio to a filesystem's disk after the hibernation snapshot fails, named by its task" '
+	sample 7.3 hibernate >/dev/null && d=$(sed -n "s/^e2e: disk btrfs vd[a-z] \([0-9]*\):\([0-9]*\)\$/\1,\2/p" 7.3-hibernate.report) && test -n "$d" &&
+	after_snapshot "snapshot_save: (swsusp_save" "[   31.700000] block_bio_queue: $d DS 305152 + 128 [kworker/u4:9]" &&
+	{ $CHECK 7.3-hibernate.report console >out; rc=$?; cat out; test $rc -eq 1; } &&
+	grep -q "^FAIL \[io-frozen\] after the hibernation snapshot: btrfs (vd[a-z]): 1 request(s) to its disk while the image was written, from kworker/u4:9 (first: block_bio_queue: $d DS 305152 + 128 \[kworker/u4:9\])\$" out
+'
+
+test_expect_success XZ,SNAPSHOT_7_3 "the same bio before the snapshot, or in the boot that restored the image, is not one after it" '
+	sample 7.3 hibernate >/dev/null && d=$(sed -n "s/^e2e: disk btrfs vd[a-z] \([0-9]*\):\([0-9]*\)\$/\1,\2/p" 7.3-hibernate.report) &&
+	after_snapshot "e2e-mark: cycle 1 hibernate begin" "[   19.100000] block_bio_queue: $d DS 305152 + 128 [kworker/u4:9]" &&
+	{ $CHECK 7.3-hibernate.report console >out; rc=$?; cat out; test $rc -eq 0; } &&
+	c=$(console 7.3 hibernate) &&
+	awk -v d="$d" "{ print } /Linux version / { n++ } n == 2 && !done { print \"[    1.000000] snapshot_save: (swsusp_save+0x0/0x470)\"; print \"[    1.100000] block_bio_queue: \" d \" DS 305152 + 128 [kworker/u4:9]\"; done = 1 }" $c >console &&
+	{ $CHECK 7.3-hibernate.report console >out; rc=$?; cat out; test $rc -eq 0; }
+'
+
+test_expect_success XZ,SNAPSHOT_7_3 "a console with no snapshot_save event in the boot that wrote the image fails [guest]" '
+	sample 7.3 hibernate >/dev/null && c=$(console 7.3 hibernate) &&
+	grep -v "snapshot_save: (swsusp_save" $c >console && ! cmp -s $c console &&
+	{ $CHECK 7.3-hibernate.report console >out; rc=$?; cat out; test $rc -eq 1; } &&
+	grep -q "^FAIL \[guest\] after the hibernation snapshot: no snapshot_save event on the console" out
 '
 
 test_expect_success XZ "a hibernation whose image did not come back fails [guest]" '

@@ -29,11 +29,21 @@
 # freeze of the filesystem lets it run, as under fsfreeze(8).  A bare
 # cache flush is counted, not failed.
 #
+# After a hibernation snapshot the kernel threads stay frozen and the
+# filesystems frozen while the image is written and the machine powers
+# off, and the trace the guest reads back is the image's: it ends at the
+# snapshot.  So the guest has the kernel print its trace events to the
+# console as well (tracepoint_printk), and in the console of the boot
+# that wrote the image, any block I/O to a filesystem's disk after the
+# e2e/snapshot_save event (swsusp_save(), the copy into the image) is a
+# failure too, named by the task that submitted it.
+#
 # Prints one line per check, "ok <check>" or "FAIL [<class>] <check>:
 # <what was seen>", "note <what was seen>" lines, then a summary line.
 # The classes:
 #   io-frozen  block I/O reached a frozen filesystem's disk while the
-#              freezer held the kernel threads
+#              freezer held the kernel threads, or after the hibernation
+#              snapshot
 #   fs-freeze  the kernel's "<type> (<id>): freezing"/"thawing" lines, or
 #              the traced returns of each type's ->freeze_fs and
 #              ->unfreeze_fs, are missing or in the wrong order (all an
@@ -50,7 +60,8 @@
 #              hibernation, a filesystem took no write
 #   guest      the guest did not run the scenario to its end, or ran it
 #              with /sys/power/freeze_filesystems set (which freezes every
-#              filesystem, flagged or not)
+#              filesystem, flagged or not), or the console of a
+#              hibernation lacks the snapshot the guest had it print
 #
 # Exit status: 0 every check passed, 1 some check failed, 2 bad input.
 
@@ -103,6 +114,37 @@ function drop(list, prefix,    n, a, i, s) {
 		if (index(a[i], prefix) != 1)
 			s = append(s, a[i])
 	return s
+}
+# A line of the console after the hibernation snapshot, in the boot that
+# wrote the image: trace events printed by tracepoint_printk,
+# "block_bio_queue: 254,48 WS 2048 + 8 [kworker/u4:1]" and
+# "block_rq_issue: 254,48 DS 4096 () 2048 + 8 be,0,4 [kworker/u4:1]".
+# Block I/O to the disk of a filesystem is remembered per filesystem, but for
+# a bare cache flush.
+function after_snapshot(line,    n, a, fs, who) {
+	if (line ~ /^workqueue_execute_start: /)
+		nsnap_events++
+	if (line !~ /^block_(bio_queue|rq_issue): [0-9]+,[0-9]+ /)
+		return
+	nsnap_events++
+	n = split(line, a, " ")
+	if (!(a[2] in devfs))
+		return
+	fs = devfs[a[2]]
+	if (a[1] == "block_bio_queue:" && a[4] a[6] == "00" && a[3] ~ /F/)
+		return
+	if (a[1] == "block_rq_issue:" && a[6] a[8] == "00")
+		return
+	who = a[n]
+	gsub(/^\[|\]$/, "", who)
+	if (!snap_n[fs]++) {
+		snap_fs[++nsnap_fs] = fs
+		snap_first[fs] = line
+	}
+	if (!((fs, who) in snap_by)) {
+		snap_by[fs, who] = 1
+		snap_who[fs] = append(snap_who[fs], who)
+	}
 }
 # Splats, hung tasks and failed freezes, wherever they show.
 function splat(line) {
@@ -334,6 +376,7 @@ in_dmesg {
 /^disk / { d = $4; sub(/:/, ",", d); devfs[d] = $2 }
 /^kprobes / { kprobes = 1 }
 /^freeze_filesystems / { knob[++nknob] = $2 }
+/^tracepoint_printk 1$/ { printed = 1 }
 /^cycle / {
 	k = $2
 	cycles[++ncycle] = k
@@ -372,11 +415,20 @@ in_dmesg {
 
 END {
 	if (console != "") {
+		boot = 0
 		while ((getline cl < console) > 0) {
 			gsub(/\r/, "", cl)
 			cl = strip_time(cl)
 			if (splat(cl))
 				add_splat(cl, "console")
+			# Each boot of a hibernation, console after console
+			# (the first line may follow what the firmware printed).
+			if (cl ~ /(^|\] )Linux version /)
+				boot++
+			else if (boot == 1 && cl ~ /^snapshot_save: \(swsusp_save\+/)
+				snapped = 1
+			else if (boot == 1 && snapped)
+				after_snapshot(cl)
 		}
 	}
 
@@ -467,6 +519,17 @@ END {
 		}
 		if (!nbad[hk, fs])
 			ok(name ": " counts)
+	}
+
+	if (mode == "hibernate" && printed && console != "") {
+		if (!snapped)
+			fail("guest", "after the hibernation snapshot: no snapshot_save event on the console of the boot that wrote the image, so its I/O was not seen")
+		for (i = 1; i <= nsnap_fs; i++) {
+			fs = snap_fs[i]
+			fail("io-frozen", "after the hibernation snapshot: " fs " (" dev_of[fs] "): " snap_n[fs] " request(s) to its disk while the image was written, from " snap_who[fs] " (first: " snap_first[fs] ")")
+		}
+		if (snapped && !nsnap_fs)
+			ok("after the hibernation snapshot, until the power-off: no request to the disk of a filesystem (" nsnap_events + 0 " block and work events printed)")
 	}
 
 	if (thaw_warn != "")

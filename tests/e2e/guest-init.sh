@@ -29,7 +29,10 @@
 # qemu exits.  The host boots the kernel again with resume= on that disk;
 # the image comes back, "echo disk" returns here, and the scenario goes
 # on: progress, verify, and a write to each filesystem.  A fresh /init on
-# a kernel booted with resume= means the image did not come back.
+# a kernel booted with resume= means the image did not come back.  From
+# just before "echo disk" the trace events go to the console as well
+# (tracepoint_printk, with tp_printk on the first boot's command line):
+# what the first boot does after the snapshot is in no trace read back.
 #
 # Every cycle is traced, and the trace follows the kernel log in the
 # report, between "e2e: trace begin" and "e2e: trace end", in the order
@@ -113,7 +116,8 @@ knob()
 # runs from its ->freeze_fs's return to its ->unfreeze_fs's entry.  And
 # when the freezer holds the kernel threads: from freeze_kernel_threads()
 # returning 0 to thaw_workqueues(), the first thing thaw_processes() and
-# thaw_kernel_threads() let go.
+# thaw_kernel_threads() let go.  And e2e/snapshot_save, on entry to
+# swsusp_save(), which copies memory into the hibernation image.
 probe_freeze_ops()
 {
 	for spec in $fs_specs; do
@@ -124,7 +128,8 @@ probe_freeze_ops()
 	done >> $tracing/kprobe_events &&
 	{
 		echo "r:e2e/freezer_on freeze_kernel_threads ret=\$retval:s32" &&
-		echo "p:e2e/freezer_off thaw_workqueues"
+		echo "p:e2e/freezer_off thaw_workqueues" &&
+		echo "p:e2e/snapshot_save swsusp_save"
 	} >> $tracing/kprobe_events &&
 	echo 1 > $tracing/events/e2e/enable &&
 	echo 1 > $tracing/events/block/block_rq_issue/enable &&
@@ -484,6 +489,20 @@ hibernate_cycle()
 	fi
 	echo reboot > /sys/power/disk
 	echo 0 > /sys/power/image_size
+	# The discard worker, not the scrub, busy as the hibernation begins.
+	btrfs_scrub_stop
+	btrfs_discarding 20 || true
+	# What the kernel does after the snapshot, while it writes the
+	# image, is not in the image's trace: the trace events go to the
+	# console too (tp_printk on the host's command line), from here
+	# until the image is back.
+	if echo 1 > /proc/sys/kernel/tracepoint_printk &&
+			[ "$(cat /proc/sys/kernel/tracepoint_printk)" = 1 ]; then
+		say "tracepoint_printk 1"
+	else
+		say "error tracepoint_printk: cannot set it (no tp_printk on the kernel command line?)"
+		finish
+	fi
 	before=""
 	for fs in $fss; do
 		before="$before $fs=$(count $fs)"
@@ -496,6 +515,7 @@ hibernate_cycle()
 	else
 		rc=1
 	fi
+	echo 0 > /proc/sys/kernel/tracepoint_printk
 	mark "cycle $k hibernate end"
 	say "cycle $k hibernate rc=$rc"
 	sleep 1
