@@ -97,10 +97,11 @@ in_window()
 	' "$r" >report && ! cmp -s "$r" report
 }
 
-# The disk of btrfs in the 7.3 report, as block events name it.
+# btrfs_dev [REPORT]: the disk of btrfs in REPORT (default the 7.3
+# converted kernel's), as block events name it.
 btrfs_dev()
 {
-	sed -n 's/^e2e: disk btrfs vd[a-z] \([0-9]*\):\([0-9]*\)$/\1,\2/p' 7.3-patched.report
+	sed -n 's/^e2e: disk btrfs vd[a-z] \([0-9]*\):\([0-9]*\)$/\1,\2/p' "${1:-7.3-patched.report}"
 }
 
 test_expect_success XZ "a bio to a frozen disk while the freezer holds the kernel threads fails, named by its work function" '
@@ -156,14 +157,14 @@ after_snapshot()
 }
 
 test_expect_success XZ,SNAPSHOT_7_3 "a bio to a filesystem's disk after the hibernation snapshot fails, named by its task" '
-	sample 7.3 hibernate >/dev/null && d=$(sed -n "s/^e2e: disk btrfs vd[a-z] \([0-9]*\):\([0-9]*\)\$/\1,\2/p" 7.3-hibernate.report) && test -n "$d" &&
+	sample 7.3 hibernate >/dev/null && d=$(btrfs_dev 7.3-hibernate.report) && test -n "$d" &&
 	after_snapshot "snapshot_save: (swsusp_save" "[   31.700000] block_bio_queue: $d DS 305152 + 128 [kworker/u4:9]" &&
 	{ $CHECK 7.3-hibernate.report console >out; rc=$?; cat out; test $rc -eq 1; } &&
 	grep -q "^FAIL \[io-frozen\] after the hibernation snapshot: btrfs (vd[a-z]): 1 request(s) to its disk while the image was written, from kworker/u4:9 (first: block_bio_queue: $d DS 305152 + 128 \[kworker/u4:9\])\$" out
 '
 
 test_expect_success XZ,SNAPSHOT_7_3 "the same bio before the snapshot, or in the boot that restored the image, is not one after it" '
-	sample 7.3 hibernate >/dev/null && d=$(sed -n "s/^e2e: disk btrfs vd[a-z] \([0-9]*\):\([0-9]*\)\$/\1,\2/p" 7.3-hibernate.report) &&
+	sample 7.3 hibernate >/dev/null && d=$(btrfs_dev 7.3-hibernate.report) &&
 	after_snapshot "e2e-mark: cycle 1 hibernate begin" "[   19.100000] block_bio_queue: $d DS 305152 + 128 [kworker/u4:9]" &&
 	{ $CHECK 7.3-hibernate.report console >out; rc=$?; cat out; test $rc -eq 0; } &&
 	c=$(console 7.3 hibernate) &&
