@@ -81,6 +81,25 @@ broken_case "the guest stopped half way" guest \
 broken_case "the guest reported an error" guest \
 	's/^e2e: remounted$/e2e: error remount btrfs failed/'
 
+# A type the conversion does not flag on the version (the policy holds
+# it back) is mounted, named "unflagged" by the guest, and must not
+# freeze.
+test_expect_success "an unflagged filesystem that does not freeze passes, named" '
+	sed -e "/^e2e: mount 3 btrfs vdc$/a e2e: unflagged btrfs" \
+		-e "/btrfs (vdc): freezing$/d" -e "/btrfs (vdc): thawing$/d" \
+		$pass >report &&
+	$CHECK report >out; rc=$?; cat out; test $rc -eq 0 &&
+	grep -q "^ok cycle 1 (freezer): froze xfs (vdb), ext4 (vda); not btrfs (vdc), not flagged\$" out &&
+	grep -q "^ok cycle 1 (freezer): thawed ext4 (vda), xfs (vdb)\$" out &&
+	grep -q "^ok verify btrfs: " out
+'
+broken_case "an unflagged filesystem froze all the same" fs-freeze \
+	'/^e2e: mount 3 btrfs vdc$/a e2e: unflagged btrfs'
+broken_case "an unflagged filesystem went unfrozen, and so did a flagged one" fs-freeze \
+	'/^e2e: mount 3 btrfs vdc$/a e2e: unflagged btrfs
+/xfs (vdb): freezing$/d
+/xfs (vdb): thawing$/d'
+
 # Mainline's suspend freeze prints nothing: 7.3's report carries each
 # ->freeze_fs and ->unfreeze_fs return as a kprobe event in the trace.
 pass=$SAMPLES/linux-7.3-patched.report
