@@ -360,17 +360,18 @@ btrfs_discarding()
 {
 	[ -n "$btrfs_sysfs" ] && [ "$discard_wait" != 0 ] || return 0
 	last=$(cat $btrfs_sysfs/discard/discard_extent_bytes)
+	now=$last
 	tenths=0
-	while [ $tenths -lt $(($1 * 10)) ] &&
-			[ "$(cat $btrfs_sysfs/discard/discard_extent_bytes)" = "$last" ]; do
+	while [ "$now" = "$last" ]; do
+		if [ $tenths -ge $(($1 * 10)) ]; then
+			say "btrfs discard: idle for $1 s, discarded $last bytes"
+			return 1
+		fi
 		sleep 0.5
 		tenths=$((tenths + 5))
+		now=$(cat $btrfs_sysfs/discard/discard_extent_bytes)
 	done
-	if [ "$(cat $btrfs_sysfs/discard/discard_extent_bytes)" = "$last" ]; then
-		say "btrfs discard: idle for $1 s, discarded $last bytes"
-		return 1
-	fi
-	say "btrfs discard: running after $((tenths / 10)).$((tenths % 10)) s, discarded $(cat $btrfs_sysfs/discard/discard_extent_bytes) bytes"
+	say "btrfs discard: running after $((tenths / 10)).$((tenths % 10)) s, discarded $now bytes"
 }
 
 f2fs_background()
