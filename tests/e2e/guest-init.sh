@@ -404,6 +404,17 @@ elif ! btrfs_discarding 60; then
 fi
 [ -z "$btrfs_sysfs" ] || btrfs_scrub_start
 
+# suspend_mem: "echo mem > /sys/power/state", as a suspend daemon does,
+# from a process of its own.  Not from this shell: the fstrim jobs of
+# the cycle are its children, and one that ends as the suspend begins
+# leaves a SIGCHLD pending in the writer, which fails an interruptible
+# freeze (6.1's nilfs2 sleeps TASK_INTERRUPTIBLE in nilfs_segctor_sync())
+# and with it the attempt, which the kernel then restarts.
+suspend_mem()
+{
+	sh -c "echo mem > /sys/power/state"
+}
+
 suspend_cycle()
 {
 	level=$1
@@ -424,7 +435,7 @@ suspend_cycle()
 	fi
 	echo 1 > $tracing/tracing_on
 	mark "cycle $k $level begin"
-	if echo mem > /sys/power/state; then
+	if suspend_mem; then
 		rc=0
 	else
 		rc=1
