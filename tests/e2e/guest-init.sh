@@ -244,6 +244,14 @@ for spec in $fs_specs; do
 	fi
 done
 
+# The writers wait between files while /tmp/pause is there.
+paused()
+{
+	while [ -e /tmp/pause ] && [ ! -e /tmp/stop ]; do
+		sleep 0.2
+	done
+}
+
 # A bounded writer: at most 100000 files, stops when /tmp/stop appears.
 writer()
 {
@@ -251,6 +259,7 @@ writer()
 	i=0
 	mkdir -p /mnt/$fs/w
 	while [ $i -lt 100000 ] && [ ! -e /tmp/stop ]; do
+		paused
 		i=$((i + 1))
 		f=/mnt/$fs/w/$i
 		if ! dd if=/dev/urandom of=$f bs=4096 count=8 conv=fsync \
@@ -273,6 +282,7 @@ dirtier()
 	i=0
 	mkdir -p /mnt/$fs/d
 	while [ ! -e /tmp/stop ]; do
+		paused
 		i=$(((i + 1) % 16))
 		dd if=/dev/urandom of=/mnt/$fs/d/$i bs=4096 count=16 \
 			2>/dev/null || break
@@ -512,6 +522,14 @@ hibernate_cycle()
 	# The discard worker, not the scrub, busy as the hibernation begins.
 	btrfs_scrub_stop
 	btrfs_discarding 20 || true
+	# The writers wait out the hibernation's entry: from here on every
+	# trace event is printed on the console too (below), and on 6.1
+	# and 6.12, whose serial console prints under the console lock,
+	# theirs outran it and the hibernation never got past its sync (3
+	# runs of 4).  They are frozen before any filesystem is on 6.1 and
+	# 6.12; the suspend cycles run them through 7.3's freeze.
+	touch /tmp/pause
+	sleep 1
 	# What the kernel does after the snapshot, while it writes the
 	# image, is not in the image's trace: the trace events go to the
 	# console too (tp_printk on the host's command line), from here
@@ -538,7 +556,8 @@ hibernate_cycle()
 	echo 0 > /proc/sys/kernel/tracepoint_printk
 	mark "cycle $k hibernate end"
 	say "cycle $k hibernate rc=$rc"
-	sleep 1
+	rm -f /tmp/pause
+	sleep 3
 	echo 0 > $tracing/tracing_on
 	after=""
 	for fs in $fss; do
