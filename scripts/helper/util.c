@@ -402,6 +402,9 @@ char *path_join(const char *a, const char *b)
 {
 	size_t n = strlen(a);
 
+	/* "." + "fs" is "fs": a path relative to the tree names units */
+	if (!strcmp(a, "."))
+		return xstrdup(b);
 	if (n && a[n - 1] == '/')
 		return xasprintf("%s%s", a, b);
 	return xasprintf("%s/%s", a, b);
