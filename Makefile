@@ -31,6 +31,7 @@ help:
 	@echo
 	@echo 'Variables: KTREE=<kernel tree> DIR=<unit or directory of units, relative to KTREE>'
 	@echo '           FORCE=1 (convert units that are not freeze-capable, no flag)'
+	@echo '           JUDGMENTS=<file> (reviewed judgments instead of policy/judgments.tsv)'
 	@echo '           J=<jobs> FORMAT=json (report, check-tree) BASE=<rev> (check-tree)'
 	@echo '           OUT=<dir> COMPILE=1 (series) O=/KCONFIG=/FILES= (build-check)'
 	@echo '           KVER=6.1|6.12|7.3 E2E_ROLES= E2E_HIBERNATE= E2E_CYCLES= E2E_TIMEOUT= E2E_ACCEL= (e2e)'

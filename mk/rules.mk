@@ -2,16 +2,19 @@
 #
 # The conversion itself, on KTREE and DIR:
 #   FORCE=1  convert units that are not freeze-capable too (no flag)
+#   JUDGMENTS=FILE  the reviewed judgments to apply, instead of
+#            policy/judgments.tsv (an absolute path)
 #   J=N      spatch jobs (default: the number of CPUs)
 #   FORMAT=json  for make report and make check-tree
 #   BASE=REV     make check-tree: only the units git diff REV touches
 
 FORCE  ?=
+JUDGMENTS ?=
 FORMAT ?= text
 BASE   ?=
 OUT    ?=
 COMPILE ?=
-export FORCE
+export FORCE JUDGMENTS
 
 ## diff: print the conversion of DIR in KTREE as a -p1 diff (tree untouched)
 .PHONY: diff

@@ -2,11 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # vfs.sh: apply the core VFS series (FS_AUTOFREEZE, kernel freeze/thaw of
-# filesystems on suspend) that matches the kernel tree's version.
+# filesystems on suspend) that fits the kernel tree's code.
 #
 #   vfs.sh [KTREE]            (default: $KTREE)
 #
-# The series is patches/linux-<VERSION>.<PATCHLEVEL>/*.patch.  In the top
+# The series is the one of patches/linux-*/ that applies to the tree, as
+# the helper finds it ("autofreeze optin": each is applied in memory), so
+# a tree is known by its code, not by its version number.  In the top
 # of a git work tree it is applied with `git am` (one commit per patch),
 # elsewhere with `patch -p1`.  All or nothing: when a patch fails the tree
 # is left as it was.  A tree that already has the series is left alone.
@@ -19,7 +21,7 @@
 #            the baseline build-check.sh compares to
 #
 # Exit status: 0 applied or nothing to do, 1 the series does not apply,
-# 2 bad input (no kernel tree, a version without a series).
+# 2 bad input (no kernel tree, a tree no series fits).
 
 set -eu
 prog=vfs.sh
@@ -43,59 +45,30 @@ ktree=${1:-${KTREE:-}}
 ktree_check "$ktree" .
 ktree=$KTREE
 
-mkvar()
-{
-	sed -n "s/^$1[[:space:]]*=[[:space:]]*\([0-9][0-9]*\)[[:space:]]*$/\1/p" \
-		"$ktree/Makefile" | head -n 1
-}
-
-version=$(mkvar VERSION)
-patchlevel=$(mkvar PATCHLEVEL)
-[ -n "$version" ] && [ -n "$patchlevel" ] ||
-	die "KTREE $ktree: not a kernel tree (no VERSION/PATCHLEVEL in its Makefile)"
-kver=$version.$patchlevel
-
-# A tree whose own suspend freeze honours an opt-in flag (mainline's
-# filesystems_freeze() and FS_POWER_FREEZE) needs no series.
-IFS=$'\t' read -r _ state flag func where _ < <("$AF" optin "$ktree") || true
+# The tree's suspend freeze: its own (mainline's filesystems_freeze() and
+# FS_POWER_FREEZE: no series needed; or ours, applied already), or the
+# series of patches/ whose code fits it ("autofreeze series": each is
+# applied in memory, or taken out to see whether it is in).
+IFS=$'\t' read -r _ state flag func where why < <("$AF" optin "$ktree") || true
 if [ "${state:-}" = tree ] && [ "$flag" != FS_AUTOFREEZE ]; then
 	echo "$prog: $ktree needs no VFS series: its own suspend freeze, $func() ($where), freezes the types that carry $flag, which make apply adds"
 	exit 0
 fi
-
-series=$TOP/patches/linux-$kver
-patches=()
-if [ -d "$series" ]; then
-	for p in "$series"/[0-9][0-9][0-9][0-9]-*.patch; do
-		[ -f "$p" ] || continue
-		case ${p##*/} in
-		0000-*) ;;	# the cover letter
-		*) patches+=("$p") ;;
-		esac
-	done
+{ IFS=$'\t' read -r fit name; mapfile -t patches; } < <("$AF" series "$ktree") || true
+if [ "${fit:-}" = applied ]; then
+	echo "$prog: $ktree already has the VFS series $name, nothing to do"
+	exit 0
 fi
-if [ ${#patches[@]} -eq 0 ]; then
-	have=$(cd "$TOP/patches" 2>/dev/null && ls -d linux-* 2>/dev/null |
-		sed 's/^linux-//' | sort -V | tr "\n" " " | sed "s/ $//")
-	die "no VFS series for Linux $kver in $ktree (series exist for: ${have:-none})"
-fi
+[ "${state:-}" != tree ] ||
+	fail "$ktree has a suspend freeze of FS_AUTOFREEZE types already, but not as a series of autofreeze's does; not applying"
+[ "${state:-}" != none ] || die "$ktree: no VFS series for this tree: $why"
+[ "${fit:-}" = applies ] && [ ${#patches[@]} -gt 0 ] ||
+	die "$ktree: no VFS series for this tree: ${name:-autofreeze series failed}"
 [ -f "$ktree/kernel/power/process.c" ] ||
 	die "KTREE=$ktree: no kernel/power/process.c for the series to hook"
 
 # The files the series touches, in the order they first appear.
 touched=$(sed -n 's|^+++ b/||p' "${patches[@]}" | awk '!seen[$0]++')
-
-# Already applied?  The series adds FS_AUTOFREEZE to fs.h and its last
-# patch hooks the PM core; when that patch reverse-applies, the series is
-# in.  A tree with the marker but not our hook has something else in it.
-last=${patches[${#patches[@]} - 1]}
-if grep -q '\bFS_AUTOFREEZE\b' "$ktree/include/linux/fs.h"; then
-	if patch -d "$ktree" -p1 -R --dry-run -s -f <"$last" >/dev/null 2>&1; then
-		echo "$prog: $ktree already has the Linux $kver VFS series, nothing to do"
-		exit 0
-	fi
-	fail "$ktree defines FS_AUTOFREEZE already, but not as the Linux $kver series does; not applying"
-fi
 
 tree_lock
 state_init
@@ -167,8 +140,8 @@ if [ -n "$top" ] && [ "$(cd "$top" && pwd -P)" = "$ktree" ]; then
 		why=$(grep -m 1 -E '^error:' "$tmp/am.log" || true)
 		now=$(git -C "$ktree" rev-parse -q --verify HEAD || true)
 		[ "$now" = "$head" ] ||
-			fail "git am of the Linux $kver series failed and HEAD moved from $head to $now; check $ktree"
-		fail "patch ${at:-?} of the Linux $kver series does not apply to $ktree (git am: ${why:-see git am}); tree left as it was"
+			fail "git am of the VFS series $name failed and HEAD moved from $head to $now; check $ktree"
+		fail "patch ${at:-?} of the VFS series $name does not apply to $ktree (git am: ${why:-see git am}); tree left as it was"
 	fi
 	am_running=
 	record
@@ -196,4 +169,4 @@ else
 	method="patch -p1, ${#patches[@]} patches"
 fi
 
-echo "$prog: applied the Linux $kver VFS series to $ktree ($method)"
+echo "$prog: applied the VFS series $name to $ktree ($method)"

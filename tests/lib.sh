@@ -233,7 +233,8 @@ test_done()
 #            golden: t20 runs such a case three ways
 #   unit:    with rule:, the unit (fs/xfs) that t20 hands to spatch --dir
 #            and make DIR= / coccicheck M=
-#   kernel:  the version the drivers see (fake_ktree; default 6.1)
+#   kernel:  the suspend freeze fake_ktree gives the tree: our series for
+#            that version (default 6.1), or upstream's (7.3)
 
 # case_list: every case name, sorted; AF_CASES="a b" picks some.
 case_list()
@@ -287,14 +288,25 @@ case_convert()
 	"$TOP/tests/tools/rules.sh" "${defs[@]}" "$2"
 }
 
+# series_super_c V: what patches/linux-V adds to fs/super.c, the suspend
+# freeze of a tree that carries our core series.
+series_super_c()
+{
+	awk '/^\+\+\+ / { f = ($2 == "b/fs/super.c"); next }
+	/^diff --git / { f = 0 }
+	f && /^\+/ { print substr($0, 2) }' "$TOP"/patches/linux-"$1"/[0-9][0-9][0-9][0-9]-*.patch
+}
+
 # fake_ktree CASE DEST: the case's tree made to look like a kernel tree
 # (a top Makefile with VERSION, Kconfig, include/linux/fs.h, a Makefile
-# in each directory of C files), for the drivers.  The version is the
-# case's "kernel:" (default 6.1): the helper's judgments depend on it.
-# The tree has its version's suspend freeze: our core series applied
-# (fs.h defines FS_AUTOFREEZE; the freeze is read from patches/ for a
-# tree without fs/super.c), or for a version we ship no series for
-# (7.3), upstream's (tests/helper/upstream/super.c, FS_POWER_FREEZE).
+# in each directory of C files), for the drivers.  The case's "kernel:"
+# (default 6.1) says which suspend freeze its tree has, as the helper
+# reads it from fs/super.c: our core series for that version applied
+# (fs.h defines FS_AUTOFREEZE, fs/super.c has what the series adds to
+# it), or for a version we ship no series for (7.3), upstream's
+# (tests/helper/upstream/super.c, FS_POWER_FREEZE).  The judgments do
+# not look at the version: one applies where its anchors are in the
+# case's code.
 fake_ktree()
 {
 	local kv
@@ -306,7 +318,8 @@ fake_ktree()
 	mkdir -p "$2/include/linux" &&
 	{ [ -f "$2/include/linux/fs.h" ] || echo '/* fs.h */' >"$2/include/linux/fs.h"; } &&
 	if [ -d "$TOP/patches/linux-$kv" ]; then
-		echo '#define FS_AUTOFREEZE 0x10000000' >>"$2/include/linux/fs.h"
+		echo '#define FS_AUTOFREEZE 0x10000000' >>"$2/include/linux/fs.h" &&
+		series_super_c "$kv" >"$2/fs/super.c"
 	else
 		echo '#define FS_POWER_FREEZE 256' >>"$2/include/linux/fs.h" &&
 		cp "$TESTS/helper/upstream/super.c" "$2/fs/super.c"

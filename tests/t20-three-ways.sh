@@ -12,6 +12,10 @@
 
 . "$(dirname "$0")/lib.sh"
 
+# the fixtures' threads and workqueues, judged for make diff
+JUDGMENTS=$TESTS/helper/judgments.tsv
+export JUDGMENTS
+
 # the cases with a rule: line
 CASES=$(for c in $(case_list); do
 	[ -z "$(case_field $c rule)" ] || echo $c

@@ -162,7 +162,7 @@ test_expect_success "units of the fixture tree" '
 
 test_expect_success "units: fs/xfs eligible, nfs and ocfs2 not, jbd2 a library of ext4 and ocfs2" '
 	"$AF" units "$H/ktree" fs >out &&
-	grep -qx "fs/xfs: eligible: xfs_fs_type is FS_REQUIRES_DEV and xfs_super_operations has .freeze_fs, which the suspend freeze calls: fs_suspend_freeze_sb() -> freeze_super() -> .freeze_fs (patches/linux-6.1/)" out &&
+	grep -qx "fs/xfs: eligible: xfs_fs_type is FS_REQUIRES_DEV and xfs_super_operations has .freeze_fs, which the suspend freeze calls: fs_suspend_freeze_sb() -> freeze_super() -> .freeze_fs (fs/super.c)" out &&
 	grep -qx "fs/nfs: not block-backed: no FS_REQUIRES_DEV file_system_type" out &&
 	grep -qx "fs/ocfs2: not freeze-capable: no .freeze_fs/.freeze_super (ocfs2_fs_type: ocfs2_sops)" out &&
 	grep -qx "fs/jbd2: library: no file_system_type, used by fs/ext4 (eligible), fs/ocfs2 (not eligible)" out &&
@@ -207,13 +207,21 @@ test_expect_success "plan of the fixture tree, and with --force" '
 	! grep -q "^fstype	fs/nfs" out && ! grep -q "^file	fs	" out
 '
 
-test_expect_success "plan applies the judgments that hold for the version of the tree" '
-	printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\n" \
-		6.1 fs/jfs unit - - cluster "jfs evidence" \
-		6.1,6.12 fs/ext4 fstype ext4_fs_type - no-superblock "ext4 evidence" \
-		"*" fs/xfs use xfs_init_mount_workqueues "\"xfs-buf/%s\"" not-quiesced "buf evidence" \
-		6.1 fs/xfs quiesced xfsaild - quiesced "ail evidence" \
-		6.12 fs/xfs unit - - cluster "not on 6.1" >j.tsv &&
+# judgments FILE LINE...: a judgments file of tab-separated lines, each
+# given with "|" between its fields.
+judgments()
+{
+	local f=$1
+	shift
+	printf "%s\n" "$@" | tr "|" "\t" >"$f"
+}
+
+test_expect_success "plan applies the judgments whose anchors are in the tree, whatever its version" '
+	judgments j.tsv \
+		"fs/jfs|unit|-|-|cluster|jfs_lazycommit() -> try_to_freeze()|jfs evidence" \
+		"fs/ext4|fstype|ext4_fs_type|-|no-superblock|ext4_lazyinit_thread()|ext4 evidence" \
+		"fs/xfs|use|xfs_init_mount_workqueues|\"xfs-buf/%s\"|not-quiesced|xfs_init_mount_workqueues() !-> destroy_workqueue()|buf evidence" \
+		"fs/xfs|quiesced|xfsaild|-|quiesced|xfsaild() -> xfsaild_push(); xfs_trans_ail_init() => kthread_run()|ail evidence ({xfsaild() -> xfsaild_push()}, {:xfsaild() .. xfsaild() -> \"try_to_freeze ( )\"}, {fs/super.c:fs_suspend_freeze_sb() -> freeze_super()})" &&
 	"$AF" plan --judgments j.tsv "$H/ktree" fs >out &&
 	grep -qx "unit	fs/jfs	skip	not eligible: cluster: jfs evidence" out &&
 	! grep -q "^file	fs/jfs" out &&
@@ -222,14 +230,78 @@ test_expect_success "plan applies the judgments that hold for the version of the
 	grep -q "^unit	fs/xfs	eligible" out &&
 	grep -qx "keep	fs/xfs	fs/xfs/xfs_super.c	10:16	not-quiesced: buf evidence" out &&
 	grep "^quiesced	fs/xfs	fs/xfs/xfs_trans_ail.c	" out >q &&
-	test_line_count q 4 && ! grep -v "	quiesced: ail evidence\$" q &&
+	test_line_count q 4 &&
+	! grep -v "	quiesced: ail evidence (xfs_trans_ail.c:28, :6-26, fs/super.c:[0-9]*)\$" q &&
+	cp -r "$H/ktree" k9 && sed -i "s/^VERSION = 6\$/VERSION = 9/" k9/Makefile &&
+	"$AF" plan --judgments j.tsv k9 fs >out9 &&
+	test_cmp out out9 &&
 	"$AF" plan --judgments /dev/null "$H/ktree" fs >out &&
 	! grep -q "	not eligible: " out &&
 	grep -qx "unit	fs/smb/server	library	library: no file_system_type, no users (no Kconfig symbol selects or depends on it)" out
 '
 
-# A gfs2-like type: block-backed, .freeze_super and no .freeze_fs.
-test_expect_success "the suspend freeze is read from the tree, else the series: ->freeze_super or not" '
+test_expect_success "judgments: a use no judgment holds for is unreviewed; the flags keep the unit whole" '
+	judgments j.tsv \
+		"fs/xfs|quiesced|xfsaild|-|quiesced|xfsaild() -> xfsaild_push()|ail evidence" \
+		"fs/xfs|quiesced|xfs_init_mount_workqueues|-|quiesced|xfs_init_mount_workqueues() -> xfs_no_such_call()|wq evidence" &&
+	"$AF" plan --judgments j.tsv "$H/ktree" fs/xfs >plan &&
+	grep -qx "unreviewed	fs/xfs	fs/xfs/xfs_super.c	10:16	unreviewed: the quiesced judgment on xfs_init_mount_workqueues() (j.tsv:2) no longer holds: xfs_init_mount_workqueues() -> xfs_no_such_call(): xfs_init_mount_workqueues() (xfs_super.c:6) calls no xfs_no_such_call()" plan &&
+	grep -c "^quiesced	fs/xfs	" plan >n && test "$(cat n)" = 4 &&
+	"$AF" plan --judgments /dev/null "$H/ktree" fs/ext4 >plan &&
+	grep -qx "unreviewed	fs/ext4	fs/ext4/super.c	11:2	unreviewed: no reviewed judgment says what the filesystem.s freeze does to the work of kernel thread ext4_lazyinit_thread() (/dev/null)" plan &&
+	! grep -q "^unreviewed	fs/ext4	fs/ext4/mballoc.c" plan &&
+	"$AF" scan "$H/ktree/fs/ext4" | sed "s|^$H/ktree/||" >scan &&
+	"$AF" flags plan scan >flags &&
+	grep -qx "noflag	fs/ext4	unreviewed: 2 uses the conversion would take off the freezer, and no reviewed judgment holds here for them: fs/ext4/super.c:11, fs/ext4/super.c:14" flags
+'
+
+test_expect_success "judgments: a unit judgment whose anchor is gone holds the unit back, unreviewed; --force converts it" '
+	judgments j.tsv "fs/jfs|unit|-|-|cluster|jfs_lazycommit() -> jfs_no_such_call()|jfs evidence" &&
+	"$AF" plan --judgments j.tsv "$H/ktree" fs/jfs >plan &&
+	grep -qx "unit	fs/jfs	unreviewed	unreviewed: cluster (j.tsv:1) no longer holds: jfs_lazycommit() -> jfs_no_such_call(): jfs_lazycommit() (jfs_txnmgr.c:5) calls no jfs_no_such_call(); the unit stays as it is until that is reviewed again" plan &&
+	! grep -q "^file	" plan &&
+	"$AF" plan --force --judgments j.tsv "$H/ktree" fs/jfs >plan &&
+	grep -q "^file	fs/jfs	" plan
+'
+
+test_expect_success "judgments KTREE DIR: each judgment on DIR, holds with its evidence or lapsed with why" '
+	judgments j.tsv \
+		"fs/xfs|quiesced|xfsaild|-|quiesced|xfsaild() -> xfsaild_push()|ail ({xfsaild()})" \
+		"fs/xfs|use|xfs_init_mount_workqueues|-|not-quiesced|xfs_init_mount_workqueues() !-> alloc_workqueue()|wq" \
+		"fs/jfs|unit|-|-|cluster|nope()|jfs" &&
+	"$AF" judgments --judgments j.tsv "$H/ktree" fs/xfs >out &&
+	printf "%s\n" "j.tsv:1: fs/xfs: quiesced on xfsaild(): holds: ail (xfs_trans_ail.c:6)" \
+		"j.tsv:2: fs/xfs: not-quiesced on xfs_init_mount_workqueues(): lapsed: xfs_init_mount_workqueues() !-> alloc_workqueue(): xfs_init_mount_workqueues() (xfs_super.c:6) calls alloc_workqueue() (xfs_super.c:9)" >want &&
+	test_cmp want out &&
+	"$AF" judgments --judgments j.tsv "$H/ktree" fs >out &&
+	grep -qx "j.tsv:3: fs/jfs: cluster: lapsed: nope(): nope() is not defined in fs/jfs" out
+'
+
+test_expect_success "judgments: anchors reach through the unit's calls, look in another file of the tree, match C text" '
+	cp -r "$H/ktree" rt &&
+	printf "%s\n" "static void leaf(struct super_block *sb)" "{" "	sb_start_intwrite(sb);" "}" \
+		"static void mid(struct super_block *sb)" "{" "	leaf(sb);" "}" \
+		"int top(struct super_block *sb)" "{" "	mid(sb);" "	sb->s_op->other(sb);" "}" >rt/fs/xfs/xfs_reach.c &&
+	judgments j.tsv \
+		"fs/xfs|quiesced|xfsaild|-|quiesced|top() => sb_start_intwrite(); fs/super.c:fs_suspend_freeze_sb() -> \"freeze_super(sb, false)\"; xfsaild() !-> msleep*()|e {top() => sb_start_intwrite()} {fs/super.c:super_should_freeze() -> \"FS_AUTOFREEZE\"}" &&
+	"$AF" judgments --judgments j.tsv rt fs/xfs >out &&
+	grep -qx "j.tsv:1: fs/xfs: quiesced on xfsaild(): holds: e xfs_reach.c:3 fs/super.c:[0-9]*" out &&
+	judgments j.tsv "fs/xfs|quiesced|xfsaild|-|quiesced|top() -> sb_start_intwrite()|e" &&
+	"$AF" judgments --judgments j.tsv rt fs/xfs >out &&
+	grep -qx "j.tsv:1: fs/xfs: quiesced on xfsaild(): lapsed: top() -> sb_start_intwrite(): top() (xfs_reach.c:9) calls no sb_start_intwrite()" out &&
+	judgments j.tsv "fs/xfs|quiesced|xfsaild|-|quiesced|top() => other()|e" &&
+	"$AF" judgments --judgments j.tsv rt fs/xfs >out &&
+	grep -qx "j.tsv:1: fs/xfs: quiesced on xfsaild(): lapsed: top() => other(): top() (xfs_reach.c:9) reaches no other()" out &&
+	judgments j.tsv "fs/xfs|quiesced|xfsaild|-|quiesced|xfsaild() !-> try_to_*()|e" &&
+	"$AF" judgments --judgments j.tsv rt fs/xfs >out &&
+	grep -qx "j.tsv:1: fs/xfs: quiesced on xfsaild(): lapsed: xfsaild() !-> try_to_\*(): xfsaild() (xfs_trans_ail.c:6) calls try_to_freeze() (xfs_trans_ail.c:26)" out
+'
+
+# A gfs2-like type: block-backed, .freeze_super and no .freeze_fs.  The
+# tree's fs/super.c tells which suspend freeze it has: the 6.1 series'
+# (the VFS freeze_super() only), the 6.12 series' (->freeze_super too),
+# or none; its version number tells nothing.
+test_expect_success "the suspend freeze is read from the tree's code: ->freeze_super or not" '
 	cp -r "$H/ktree" fp &&
 	mkdir fp/fs/gfs2 &&
 	echo "obj-y += super.o" >fp/fs/gfs2/Makefile &&
@@ -240,18 +312,15 @@ test_expect_success "the suspend freeze is read from the tree, else the series: 
 		"	.fs_flags = FS_REQUIRES_DEV," "	.mount = fill," "};" \
 		>fp/fs/gfs2/super.c &&
 	"$AF" plan --judgments /dev/null fp fs/gfs2 >out &&
-	grep -qx "unit	fs/gfs2	skip	not freeze-capable: the suspend freeze, fs_suspend_freeze_sb() (patches/linux-6.1/), calls only the VFS freeze_super(), which calls .freeze_fs, and gfs2_super_ops has .freeze_super alone" out &&
+	grep -qx "unit	fs/gfs2	skip	not freeze-capable: the suspend freeze, fs_suspend_freeze_sb() (fs/super.c), calls only the VFS freeze_super(), which calls .freeze_fs, and gfs2_super_ops has .freeze_super alone" out &&
 	"$AF" plan --judgments /dev/null fp fs/xfs >out &&
-	grep -q "^unit	fs/xfs	eligible	.* has .freeze_fs, which the suspend freeze calls: fs_suspend_freeze_sb() -> freeze_super() -> .freeze_fs (patches/linux-6.1/)\$" out &&
+	grep -q "^unit	fs/xfs	eligible	.* has .freeze_fs, which the suspend freeze calls: fs_suspend_freeze_sb() -> freeze_super() -> .freeze_fs (fs/super.c)\$" out &&
 	sed -i "s/^PATCHLEVEL = 1\$/PATCHLEVEL = 12/" fp/Makefile &&
+	"$AF" plan --judgments /dev/null fp fs/gfs2 >out12 &&
+	grep -q "^unit	fs/gfs2	skip	not freeze-capable" out12 &&
+	series_super_c 6.12 >fp/fs/super.c &&
 	"$AF" plan --judgments /dev/null fp fs/gfs2 >out &&
-	grep -qx "unit	fs/gfs2	eligible	eligible: gfs2_fs_type is FS_REQUIRES_DEV and gfs2_super_ops has .freeze_super, which the suspend freeze calls: fs_suspend_freeze_sb() -> .freeze_super (patches/linux-6.12/)" out &&
-	sed -i "s/^PATCHLEVEL = 12\$/PATCHLEVEL = 1/" fp/Makefile &&
-	printf "%s\n" "static void fs_suspend_freeze_sb(struct super_block *sb)" "{" \
-		"	/* not freeze_super(sb): */" "	sb->s_op->freeze_super(sb);" "}" \
-		>>fp/fs/super.c &&
-	"$AF" plan --judgments /dev/null fp fs/gfs2 >out &&
-	grep -q "^unit	fs/gfs2	eligible	.*-> .freeze_super (fs/super.c)\$" out &&
+	grep -qx "unit	fs/gfs2	eligible	eligible: gfs2_fs_type is FS_REQUIRES_DEV and gfs2_super_ops has .freeze_super, which the suspend freeze calls: fs_suspend_freeze_sb() -> .freeze_super (fs/super.c)" out &&
 	sed -i "s/^VERSION = 6\$/VERSION = 5/" fp/Makefile &&
 	sed -i "s/fs_suspend_freeze_sb/some_other_fn/" fp/fs/super.c &&
 	"$AF" plan --judgments /dev/null fp fs/gfs2 >out &&
@@ -262,20 +331,21 @@ test_expect_success "the suspend freeze is read from the tree, else the series: 
 # applied, FS_POWER_FREEZE where upstream's filesystems_freeze() (7.3's,
 # trimmed) decides by it, nothing where neither is, nor 6.18's reversed
 # test (which freezes every type, whatever its flags).
-test_expect_success "plan names the tree's opt-in: optin tree, series or none" '
+test_expect_success "plan names the tree's opt-in: optin tree, or none" '
 	cp -r "$H/ktree" oi &&
 	"$AF" plan oi fs/xfs | head -n 1 >out &&
-	printf "optin	tree	FS_AUTOFREEZE	fs_suspend_freeze_sb	patches/linux-6.1/	frozen on suspend and hibernation by fs_suspend_freeze_sb() (patches/linux-6.1/)
+	printf "optin	tree	FS_AUTOFREEZE	fs_suspend_freeze_sb	fs/super.c	frozen on suspend and hibernation by fs_suspend_freeze_sb() (fs/super.c)
 " >want &&
 	test_cmp want out &&
 	sed -i "/FS_AUTOFREEZE/d" oi/include/linux/fs.h &&
 	"$AF" plan oi fs/xfs | head -n 1 >out &&
-	printf "optin	series	FS_AUTOFREEZE	fs_suspend_freeze_sb	patches/linux-6.1/	frozen on suspend and hibernation by fs_suspend_freeze_sb() once make vfs applies patches/linux-6.1/
+	printf "optin	none	-	-	-	fs_suspend_freeze_sb() tests FS_AUTOFREEZE, which include/linux/fs.h does not define
 " >want &&
 	test_cmp want out &&
+	rm oi/fs/super.c &&
 	sed -i "s/^PATCHLEVEL = 1\$/PATCHLEVEL = 3/; s/^VERSION = 6\$/VERSION = 7/" oi/Makefile &&
 	"$AF" plan oi fs/xfs | head -n 1 >out &&
-	printf "optin	none	-	-	-	fs/super.c has no suspend freeze (filesystems_freeze_callback() or fs_suspend_freeze_sb()), and autofreeze ships no core series for Linux 7.3
+	printf "optin	none	-	-	-	fs/super.c has no suspend freeze (filesystems_freeze_callback() or fs_suspend_freeze_sb()), and no core series autofreeze ships applies to it (patches/linux-6.1/: 0001-fs-unify-locking-semantics-for-fs-freeze-thaw.patch: block/bdev.c: no such file; patches/linux-6.12/: 0001-fs-add-FS_AUTOFREEZE-and-kernel-freeze-thaw-of-files.patch: fs/super.c: no such file)
 " >want &&
 	test_cmp want out &&
 	printf "%s
@@ -293,10 +363,30 @@ test_expect_success "plan names the tree's opt-in: optin tree, series or none" '
 	grep -q "^unit	fs/xfs	eligible	.*: filesystems_freeze_callback() -> freeze_super() -> .freeze_fs (fs/super.c)\$" plan &&
 	sed -i "s/!freeze_all_ptr &&/freeze_all_ptr \&\&/" oi/fs/super.c &&
 	"$AF" plan oi fs/xfs | head -n 1 >out &&
-	printf "optin	none	-	-	-	filesystems_freeze_callback() tests FS_POWER_FREEZE, but freezes every type, whether it carries it or not
+	printf "optin	none	-	-	-	filesystems_freeze_callback() tests FS_POWER_FREEZE, but freezes every type, whatever its flags
 " >want &&
+	sed -i "s/whatever its flags/whether it carries it or not/" want &&
 	test_cmp want out
 '
+
+# optin series: the files a series changes, as Debian ships them, are
+# what makes a tree take it, whatever its Makefile says its version is.
+for v in 6.1 6.12; do
+	test_expect_success KTREE_${v/./_} "optin series: the $v tree's code takes patches/linux-$v/, relabeled or not" '
+		src=$TOP/build/linux-source-'$v' &&
+		rm -rf os && cp -r "$H/ktree" os && rm os/fs/super.c &&
+		sed -i "/FS_AUTOFREEZE/d" os/include/linux/fs.h &&
+		sed -n "s|^+++ b/||p" "$TOP"/patches/linux-'$v'/*.patch | sort -u |
+		while IFS= read -r f; do
+			mkdir -p "os/$(dirname "$f")" && cp "$src/$f" "os/$f" || return 1
+		done &&
+		"$AF" optin os >out &&
+		printf "optin	series	FS_AUTOFREEZE	fs_suspend_freeze_sb	patches/linux-'$v'/	frozen on suspend and hibernation by fs_suspend_freeze_sb() once make vfs applies patches/linux-'$v'/\n" >want &&
+		test_cmp want out &&
+		sed -i "s/^VERSION = .*/VERSION = 9/; s/^PATCHLEVEL = .*/PATCHLEVEL = 99/" os/Makefile &&
+		"$AF" optin os >out && test_cmp want out
+	'
+done
 
 # 6.1 btrfs: btrfs_fs_type mounts through btrfs_root_fs_type, whose
 # btrfs_mount_root() calls sget(): only the second owns superblocks.
@@ -327,27 +417,58 @@ test_expect_success "a block-backed type whose mount creates no superblock is no
 test_expect_success "judgments: a bad file is one line naming it, exit 2" '
 	test_exit_code 2 "$AF" plan --judgments nope.tsv "$H/ktree" fs 2>err &&
 	test_line_count err 1 && grep -q "^autofreeze: nope.tsv: No such file" err &&
-	printf "6.1\tfs/jfs\tunit\t-\n" >short.tsv &&
+	judgments short.tsv "fs/jfs|unit|-" &&
 	test_exit_code 2 "$AF" plan --judgments short.tsv "$H/ktree" fs 2>err &&
 	test_line_count err 1 && grep -q "^autofreeze: short.tsv: line 1: not 7 tab-separated fields" err &&
-	printf "# c\n\n6.1\tfs/jfs\tdir\t-\t-\tx\ty\n" >what.tsv &&
+	printf "# c\n\nfs/jfs\tdir\t-\t-\tx\tf()\ty\n" >what.tsv &&
 	test_exit_code 2 "$AF" plan --judgments what.tsv "$H/ktree" fs 2>err &&
 	test_line_count err 1 && grep -q "what.tsv: line 3: \"dir\" is not unit, fstype, use, quiesced or flagged" err &&
-	printf "6.1\tfs/xfs\tquiesced\txfsaild\t-\tnot-quiesced\tx()\n" >q.tsv &&
+	judgments q.tsv "fs/xfs|quiesced|xfsaild|-|not-quiesced|xfsaild()|x()" &&
 	test_exit_code 2 "$AF" plan --judgments q.tsv "$H/ktree" fs 2>err &&
 	test_line_count err 1 && grep -q "q.tsv: line 1: the code \"quiesced\" goes with a quiesced judgment, and only there" err &&
-	printf "6.1\tfs/xfs\tuse\txfsaild\t-\tnot-quiesced\tx\n" >kt.tsv &&
+	judgments kt.tsv "fs/xfs|use|xfsaild|-|not-quiesced|xfsaild()|x" &&
 	test_exit_code 2 "$AF" plan --judgments kt.tsv "$H/ktree" fs 2>err &&
 	test_line_count err 1 && grep -q "may keep only a workqueue flag, not set_freezable" err
 '
 
-test_expect_success "policy/judgments.tsv: every line is well formed and names its evidence" '
+test_expect_success "judgments: a line that names versions, or no anchor, or an anchor or citation that does not parse, is refused" '
+	judgments v.tsv "6.1,6.12|fs/jfs|unit|-|-|cluster|jfs evidence" &&
+	test_exit_code 2 "$AF" plan --judgments v.tsv "$H/ktree" fs 2>err &&
+	test_line_count err 1 &&
+	grep -q "v.tsv: line 1: \"6.1,6.12\" names kernel versions; a judgment names the code it rests on" err &&
+	for a in "*" "-" "xfsaild" "xfsaild() calls x()" "xfsaild() -> \"\"" "x() => \"y\"" "a b() -> c()"; do
+		judgments a.tsv "fs/xfs|quiesced|xfsaild|-|quiesced|$a|e" &&
+		test_exit_code 2 "$AF" plan --judgments a.tsv "$H/ktree" fs 2>err &&
+		test_line_count err 1 && grep -q "a.tsv: line 1: " err || return 1
+	done &&
+	for e in "e {xfsaild()" "e }" "e {xfsaild() !-> x()}" "e {xfsaild() .. }"; do
+		judgments e.tsv "fs/xfs|quiesced|xfsaild|-|quiesced|xfsaild()|$e" &&
+		test_exit_code 2 "$AF" plan --judgments e.tsv "$H/ktree" fs 2>err &&
+		test_line_count err 1 && grep -q "e.tsv: line 1: " err || return 1
+	done
+'
+
+test_expect_success "judgments: two that hold on one subject are refused, naming both lines" '
+	judgments d.tsv \
+		"fs/xfs|quiesced|xfsaild|-|quiesced|xfsaild()|one" \
+		"fs/xfs|quiesced|xfsaild|-|quiesced|xfsaild() -> xfsaild_push()|two" &&
+	test_exit_code 2 "$AF" plan --judgments d.tsv "$H/ktree" fs/xfs 2>err &&
+	test_line_count err 1 &&
+	grep -q "d.tsv: lines 1 and 2 both hold here, on the same quiesced of fs/xfs" err &&
+	judgments d.tsv \
+		"fs/xfs|quiesced|xfsaild|-|quiesced|xfsaild()|one" \
+		"fs/xfs|quiesced|xfsaild|-|quiesced|xfsaild() -> nope()|two" &&
+	"$AF" plan --judgments d.tsv "$H/ktree" fs/xfs >/dev/null
+'
+
+test_expect_success "policy/judgments.tsv: every line is well formed, names its anchor and its evidence, and no version" '
 	"$AF" plan --judgments "$TOP/policy/judgments.tsv" "$H/ktree" fs >/dev/null &&
 	"$AF" plan "$H/ktree" fs >default &&
-	"$AF" plan --judgments "$TOP/policy/judgments.tsv" "$H/ktree" fs >given &&
+	(cd "$TOP" && "$AF" plan --judgments policy/judgments.tsv "$H/ktree" fs) >given &&
 	test_cmp default given &&
 	! grep -vE "^(#|$)" "$TOP/policy/judgments.tsv" |
-		awk -F"\t" "NF != 7 || \$6 !~ /^[a-z-]+\$/ || \$7 !~ /[a-z_0-9]+\(\)/" | grep .
+		awk -F"\t" "NF != 7 || \$1 !~ /^fs\// || \$5 !~ /^[a-z-]+\$/ ||
+			\$6 !~ /[a-z_0-9]+\(\)/ || \$7 !~ /[a-z_0-9]+\(\)/" | grep .
 '
 
 test_expect_success "units/plan: bad KTREE or DIR is bad input" '

@@ -8,6 +8,10 @@
 
 . "$(dirname "$0")/lib.sh"
 
+# the fixtures' threads and workqueues, judged for these tests
+JUDGMENTS=$TESTS/helper/judgments.tsv
+export JUDGMENTS
+
 S=$TOP/scripts
 
 # one_line FILE: FILE holds exactly one line, naming the script.
@@ -96,8 +100,15 @@ test_expect_success SPATCH "the bad inputs left the tree as it was" '
 '
 
 # The opt-in flag is the tree's: never write one it does not define.
-test_expect_success SPATCH "a tree without our series applied: diff and apply exit 2, one line naming make vfs; nothing changed" '
-	cp -a kt nv && sed -i "/FS_AUTOFREEZE/d" nv/include/linux/fs.h && cp -a nv nv.orig &&
+# Which series a tree takes is read from its code: the files our 6.1
+# series changes, as Debian ships them, under the fixture's units.
+test_expect_success SPATCH,KTREE_6_1 "a tree without our series applied: diff and apply exit 2, one line naming make vfs; nothing changed" '
+	cp -a kt nv && sed -i "/FS_AUTOFREEZE/d" nv/include/linux/fs.h &&
+	sed -n "s|^+++ b/||p" "$TOP"/patches/linux-6.1/*.patch | sort -u |
+	while IFS= read -r f; do
+		mkdir -p "nv/$(dirname "$f")" &&
+		cp "$TOP/build/linux-source-6.1/$f" "nv/$f" || return 1
+	done && cp -a nv nv.orig &&
 	for d in diff apply; do
 		test_exit_code 2 $S/$d.sh "$TRASH"/nv fs/xfs >out 2>err &&
 		one_line err && test_cmp /dev/null out &&
@@ -107,17 +118,18 @@ test_expect_success SPATCH "a tree without our series applied: diff and apply ex
 	diff -r nv.orig nv
 '
 
-test_expect_success SPATCH "a tree that defines neither flag, with no series for its version: apply exits 2, one line; byte-identical" '
+test_expect_success SPATCH "a tree that defines neither flag, and no series fits: apply exits 2, one line; byte-identical" '
 	cp -a kt nf && sed -i "/FS_AUTOFREEZE/d" nf/include/linux/fs.h &&
-	sed -i "s/^PATCHLEVEL = 1\$/PATCHLEVEL = 6/" nf/Makefile && cp -a nf nf.orig &&
+	rm nf/fs/super.c && cp -a nf nf.orig &&
 	for d in diff apply; do
 		test_exit_code 2 $S/$d.sh "$TRASH"/nf fs/xfs >out 2>err &&
 		one_line err && test_cmp /dev/null out &&
-		grep -q "nothing would freeze a converted filesystem on suspend: .*no core series for Linux 6.6" err || return 1
+		grep -q "nothing would freeze a converted filesystem on suspend: .*no core series autofreeze ships applies to it" err || return 1
 	done &&
 	diff -r nf.orig nf &&
 	mkdir -p nf/kernel/power && : >nf/kernel/power/process.c &&
-	test_exit_code 2 $S/vfs.sh "$TRASH"/nf 2>err && grep -q "no VFS series for Linux 6.6" err
+	test_exit_code 2 $S/vfs.sh "$TRASH"/nf 2>err && test_line_count err 1 &&
+	grep -q "no VFS series for this tree: .*fs/super.c: no such file" err
 '
 
 test_expect_success SPATCH "a tree whose own suspend freeze honours FS_POWER_FREEZE: the flag written is that one; make vfs says no series is needed, exit 0" '
@@ -261,6 +273,21 @@ test_expect_success SPATCH "FORCE=1 converts such a unit and warns that nothing 
 	grep -q "^diff.sh: warning: fs/xfs: FORCE=1 converts it without FS_AUTOFREEZE: its threads no longer freeze and nothing freezes the filesystem" err &&
 	FORCE=1 $S/report.sh $TRASH/ft fs/xfs >rep &&
 	grep -q "^	no FS_AUTOFREEZE, converted with FORCE=1: its threads no longer freeze" rep
+'
+
+test_expect_success SPATCH "JUDGMENTS= names the judgments to apply; one that is missing or malformed is one line, exit 2" '
+	fake_ktree xfs-fs-type jd && case_tree xfs-xfsaild-6.1 jd &&
+	echo "obj-y += xfs_super.o xfs_trans_ail.o" >jd/fs/xfs/Makefile &&
+	$S/diff.sh "$TRASH"/jd fs/xfs >out 2>err &&
+	grep -q "^-.*set_freezable" out &&
+	JUDGMENTS=/dev/null $S/diff.sh "$TRASH"/jd fs/xfs >out 2>err &&
+	test_cmp /dev/null out &&
+	grep -q "^diff.sh: warning: fs/xfs: left as it is, it gets no FS_AUTOFREEZE: unreviewed: 4 uses the conversion would take off the freezer, and no reviewed judgment holds here for them: fs/xfs/xfs_trans_ail.c:27, " err &&
+	JUDGMENTS="$TRASH"/nope.tsv test_exit_code 2 $S/diff.sh "$TRASH"/jd fs/xfs >out 2>err &&
+	one_line err && grep -q "^diff.sh: .*nope.tsv: No such file or directory" err &&
+	printf "6.1\tfs/xfs\tunit\t-\t-\tx\ty\n" >old.tsv &&
+	JUDGMENTS="$TRASH"/old.tsv test_exit_code 2 $S/report.sh "$TRASH"/jd fs/xfs >out 2>err &&
+	one_line err && grep -q "^report.sh: .*old.tsv: line 1: \"6.1\" names kernel versions" err
 '
 
 test_expect_success SPATCH "make help lists the entry points" '

@@ -11,6 +11,10 @@
 
 . "$(dirname "$0")/lib.sh"
 
+# the fixtures' threads and workqueues, judged for these tests
+JUDGMENTS=$TESTS/helper/judgments.tsv
+export JUDGMENTS
+
 S=$TOP/scripts
 
 # the unprivileged cases run as nobody, which needs root to switch to
@@ -274,7 +278,7 @@ test_expect_success KTREE_6_1,UNSHARE "rows 70, 71: make vfs on a read-only dire
 	done <files &&
 	test -z "$(find v61/fs v61/kernel v61/include -name "*.autofreeze-*")" &&
 	$S/vfs.sh "$TRASH"/v61 >out &&
-	grep -q "applied the Linux 6.1 VFS series" out &&
+	grep -q "applied the VFS series patches/linux-6.1 to" out &&
 	grep -q FS_AUTOFREEZE v61/include/linux/fs.h &&
 	! grep -q FS_AUTOFREEZE "$src"/include/linux/fs.h &&
 	sort "$(ktree_state v61)/touched" | test_cmp files -

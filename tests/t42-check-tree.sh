@@ -12,6 +12,10 @@
 
 . "$(dirname "$0")/lib.sh"
 
+# the fixtures' threads and workqueues, judged for these tests
+JUDGMENTS=$TESTS/helper/judgments.tsv
+export JUDGMENTS
+
 CT=$TOP/scripts/check-tree.sh
 
 # fresh: ck as make apply left it

@@ -11,6 +11,10 @@
 
 . "$(dirname "$0")/lib.sh"
 
+# the fixtures' threads and workqueues, judged for these tests
+JUDGMENTS=$TESTS/helper/judgments.tsv
+export JUDGMENTS
+
 # job_lines FILE: the GitLab job's script lines, or the workflow's run
 # lines, one a line, as written
 job_lines()

@@ -11,6 +11,10 @@
 
 . "$(dirname "$0")/lib.sh"
 
+# the fixtures' threads and workqueues, judged for these tests
+JUDGMENTS=$TESTS/helper/judgments.tsv
+export JUDGMENTS
+
 SE=$TOP/scripts/series.sh
 
 # git_tree DIR: ck_tree in a git work tree, one commit, an identity
@@ -46,8 +50,8 @@ test_expect_success SPATCH "the commit: subject, what was removed and why, how i
 	grep -qx "xfs: replace kthread freezing with filesystem freezing on suspend" subject &&
 	tr "\n" " " <msg | sed "s/  */ /g" >msg1 &&
 	grep -q "Set FS_AUTOFREEZE on xfs_fs_type, and take the kernel threads and workqueues of fs/xfs off the kthread freezer" msg1 &&
-	grep -q -- "- fs/xfs/xfs_trans_ail.c:27,31,33,93 (set_freezable, TASK_FREEZABLE, try_to_freeze), in kernel thread xfsaild(). Quiesced: xfs_fs_freeze() -> xfs_log_quiesce()" msg1 &&
-	grep -q -- "- fs/xfs/xfs_wq.c:14 (WQ_FREEZABLE), workqueue flag in xfs_init_mount_workqueues(). Quiesced: " msg1 &&
+	grep -q -- "- fs/xfs/xfs_trans_ail.c:27,31,33,93 (set_freezable, TASK_FREEZABLE, try_to_freeze), in kernel thread xfsaild(). Quiesced: fixture judgment: xfsaild() pushes the AIL (xfs_trans_ail.c:95)" msg1 &&
+	grep -q -- "- fs/xfs/xfs_wq.c:14,20,26,32,38,44 (WQ_FREEZABLE), workqueue flag in xfs_init_mount_workqueues(). Quiesced: fixture judgment: the mount.s workqueues (xfs_wq.c:13)" msg1 &&
 	grep -q "^  spatch --sp-file kthread_freezer.cocci -D patch --in-place" msg &&
 	grep -qx "  kfns=xfsaild" msg &&
 	grep -qx "      -D kthread_fns=\$kfns \\\\" msg &&

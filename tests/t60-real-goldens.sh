@@ -45,16 +45,37 @@ for v in ${T60_VERSIONS:-6.1 6.12 7.3}; do
 		test_cmp /dev/null unjustified.$v
 	'
 
-	test_expect_success $prereq "linux-source-$v: every quiesced judgment for $v is used on its tree (none is stale)" '
+	test_expect_success $prereq "linux-source-$v: every quiesced judgment that holds on the tree is used there" '
 		"$TOP"/scripts/autofreeze plan $src fs >$v.plan &&
-		awk -F"\t" -v v=$v "!/^#/ && NF == 7 && \$3 == \"quiesced\" {
-			n = split(\$1, k, \",\")
-			for (i = 1; i <= n; i++) if (k[i] == v || k[i] == \"*\") print \$7
-		}" "$TOP"/policy/judgments.tsv >judged.$v &&
+		"$TOP"/scripts/autofreeze judgments $src fs >$v.judgments &&
+		sed -n "s/^[^ ]*: [^ ]*: quiesced on .*: holds: //p" $v.judgments |
+			sort -u >judged.$v &&
 		test -s judged.$v &&
 		sed -n "s/^quiesced\t[^\t]*\t[^\t]*\t[^\t]*\tquiesced: //p" $v.plan | sort -u >used.$v &&
-		sort -u judged.$v | comm -23 - used.$v >stale.$v &&
+		comm -23 judged.$v used.$v >stale.$v &&
 		test_cmp /dev/null stale.$v
+	'
+
+	# The code decides, not the version: the tree relabeled (its
+	# Makefile says 9.99) gives the same conversion and the same
+	# report, before and after make vfs.
+	test_expect_success $prereq "linux-source-$v relabeled 9.99: make diff DIR=fs and make report are the original's" '
+		ktree_link_copy $src rl$v && rm rl$v/Makefile &&
+		sed "s/^VERSION = .*/VERSION = 9/; s/^PATCHLEVEL = .*/PATCHLEVEL = 99/" \
+			$src/Makefile >rl$v/Makefile &&
+		make -s -C "$TOP" report KTREE="$TRASH"/rl$v DIR=fs >rl$v.report &&
+		test_cmp $gold/report.txt rl$v.report &&
+		if [ "$("$TOP"/scripts/autofreeze optin rl$v | cut -f2)" = series ]; then
+			"$TOP"/scripts/vfs.sh "$TRASH"/rl$v >/dev/null
+		fi &&
+		make -s -C "$TOP" diff KTREE="$TRASH"/rl$v DIR=fs >rl$v.diff &&
+		"$TOP"/scripts/autofreeze plan rl$v fs >rl$v.plan &&
+		split_by_unit rl$v.plan rl$v.split <rl$v.diff &&
+		(cd rl$v.split && ls) >got.rl$v && test_cmp want.$v got.rl$v &&
+		for f in $(cat want.$v); do
+			test_cmp $gold/$f rl$v.split/$f || return 1
+		done &&
+		rm -rf rl$v rl$v.split
 	'
 
 	test_expect_success $prereq "linux-source-$v: make report FORMAT=json is valid JSON with the same totals" '
@@ -82,5 +103,81 @@ print(\"%d converted, %d kept, %d manual\" % (t[\"converted\"], t[\"kept\"], t[\
 		test_cmp want-xfs.$v got-xfs2.$v
 	'
 done
+
+# Every judgment holds on a tree it was reviewed on: none is stale.
+test_expect_success KTREE_6_1,KTREE_6_12,KTREE_7_3 "every judgment of policy/judgments.tsv holds on one of the Debian trees" '
+	for v in 6.1 6.12 7.3; do
+		"$TOP"/scripts/autofreeze judgments "$(target_tree $v)" fs &&
+		"$TOP"/scripts/autofreeze judgments "$TOP"/build/linux-source-$v fs || return 1
+	done | sed -n "s/^\([^ ]*\): .*: holds: .*/\1/p" | sort -u >held &&
+	grep -n "" "$TOP"/policy/judgments.tsv | grep -v "^[0-9]*:#" | grep -v "^[0-9]*:\$" |
+		sed "s/^\([0-9]*\):.*/policy\/judgments.tsv:\1/" | sort -u >written &&
+	comm -23 written held >stale &&
+	test_cmp /dev/null stale
+'
+
+# A judgment rests on code: change that code in a copy of 7.3 and
+# exactly that judgment lapses; what it decided is then unreviewed and
+# stays as it is.
+# verdicts: "autofreeze judgments" output on stdin, each line cut to
+# its verdict (holds, lapsed, or another line holds here).
+verdicts()
+{
+	sed -E "s/: (holds|lapsed|other code, line [0-9]+ holds here): .*/: \1/"
+}
+
+# only_lapse COPY SUBJECT: of every judgment on fs/, only SUBJECT's
+# ("fs/gfs2: cluster") goes from holds in 7.3 to lapsed in COPY; COPY's
+# list is left in j.COPY.
+only_lapse()
+{
+	"$TOP"/scripts/autofreeze judgments "$TOP"/build/linux-source-7.3 fs |
+		verdicts >v.orig &&
+	"$TOP"/scripts/autofreeze judgments "$1" fs >j.$1 &&
+	verdicts <j.$1 | diff v.orig - | sed -n "s/^\([<>]\) [^ ]* /\1 /p" >changed &&
+	printf "< %s: holds\n> %s: lapsed\n" "$2" "$2" | test_cmp - changed
+}
+
+# anchor_copy DEST FILE SED: a linked copy of 7.3 in which FILE is
+# edited by SED (and so differs).
+anchor_copy()
+{
+	ktree_link_copy "$TOP"/build/linux-source-7.3 "$1" &&
+	rm "$1/$2" && sed "$3" "$TOP/build/linux-source-7.3/$2" >"$1/$2" &&
+	! cmp -s "$TOP/build/linux-source-7.3/$2" "$1/$2"
+}
+
+test_expect_success KTREE_7_3 "7.3, gfs2's freeze made local: only the cluster judgment lapses; gfs2 is unreviewed, and stays as it is" '
+	anchor_copy gl fs/gfs2/super.c "s/^\(\t*error = \)gfs2_lock_fs_check_clean(sdp);/\10;/" &&
+	only_lapse gl "fs/gfs2: cluster" &&
+	grep -q "^policy/judgments.tsv:[0-9]*: fs/gfs2: cluster: lapsed: gfs2_freeze_super() -> gfs2_lock_fs_check_clean(): gfs2_freeze_super() (super.c:728) calls no gfs2_lock_fs_check_clean()\$" j.gl &&
+	make -s -C "$TOP" report KTREE="$TRASH"/gl DIR=fs/gfs2 >gl.report &&
+	grep -q "^fs/gfs2: unreviewed: cluster (policy/judgments.tsv:[0-9]*) no longer holds: gfs2_freeze_super() -> gfs2_lock_fs_check_clean(): " gl.report &&
+	grep -c ": kept: unit not converted: unreviewed: cluster" gl.report >n && test "$(cat n)" = 8 &&
+	make -s -C "$TOP" diff KTREE="$TRASH"/gl DIR=fs/gfs2 >gl.diff &&
+	test_cmp /dev/null gl.diff &&
+	make -s -C "$TOP" report KTREE="$TRASH"/gl DIR=fs FORMAT=json >gl.json &&
+	python3 -c "import json, sys
+d = json.load(open(sys.argv[1]))
+u = [x for x in d[\"units\"] if x[\"unit\"] == \"fs/gfs2\"][0]
+assert u[\"status\"] == \"unreviewed\" and not u[\"converted\"], u[\"status\"]
+assert set(x[\"code\"] for x in u[\"uses\"]) == {\"unreviewed\"}" gl.json &&
+	rm -rf gl
+'
+
+test_expect_success KTREE_7_3 "7.3, btrfs_freeze() made to stop discard: only the discard judgment lapses; btrfs is left whole, the discard use unreviewed" '
+	anchor_copy bd fs/btrfs/super.c "/^static int btrfs_freeze(/,/^}/s/^\(\tset_bit(BTRFS_FS_FROZEN, &fs_info->flags);\)\$/\1\n\tbtrfs_discard_cleanup(fs_info);/" &&
+	only_lapse bd "fs/btrfs: not-quiesced on btrfs_init_workqueues() (\"btrfs-discard\")" &&
+	grep -q "^policy/judgments.tsv:[0-9]*: fs/btrfs: not-quiesced on btrfs_init_workqueues() (\"btrfs-discard\"): lapsed: btrfs_freeze() !-> btrfs_discard_\*(): btrfs_freeze() (super.c:2330) calls btrfs_discard_cleanup() (super.c:2335)\$" j.bd &&
+	make -s -C "$TOP" report KTREE="$TRASH"/bd DIR=fs/btrfs >bd.report &&
+	grep -q "^	fs/btrfs/disk-io.c:1993:44: WQ_FREEZABLE: kept: WQ_FREEZABLE in btrfs_init_workqueues(): unreviewed: the not-quiesced judgment on btrfs_init_workqueues() (policy/judgments.tsv:[0-9]*) no longer holds: btrfs_freeze() !-> btrfs_discard_\*(): " bd.report &&
+	grep -q "^	no FS_POWER_FREEZE, left whole: unreviewed: 1 use the conversion would take off the freezer" bd.report &&
+	grep -q "^	fs/btrfs/scrub.c:3020:23: WQ_FREEZABLE: kept: WQ_FREEZABLE in scrub_workers_get(): btrfs_freeze() (super.c:2330) pauses neither scrub" bd.report &&
+	grep -q "^	fs/btrfs/disk-io.c:1955:40: WQ_FREEZABLE: kept: unit left whole, it gets no FS_POWER_FREEZE: would convert (workqueue flag in btrfs_init_workqueues(); quiesced: btrfs_freeze() commits the transaction (super.c:2342)" bd.report &&
+	make -s -C "$TOP" diff KTREE="$TRASH"/bd DIR=fs/btrfs >bd.diff 2>bd.err &&
+	test_cmp /dev/null bd.diff &&
+	grep -q "fs/btrfs: left as it is, it gets no FS_POWER_FREEZE: unreviewed: " bd.err &&
+	rm -rf bd
+'
 
 test_done

@@ -10,8 +10,8 @@
  * later), which the PM core reaches through filesystems_freeze(), and
  * our core series' fs_suspend_freeze_sb().  Each is read from the
  * tree's fs/super.c; the series' one, when the tree lacks it, from the
- * series shipped for the tree's version (patches/linux-VERSION/, the
- * lines the patches add).  The flag is what the function tests in
+ * series of patches/ that applies to the tree's code (patchfit.h; the
+ * lines the patches add), never from its version number.  The flag is what the function tests in
  * s_type->fs_flags, and it counts only where, with
  * /sys/power/freeze_filesystems at its default (0), it decides: a type
  * that carries it is frozen and one that does not is not.  That is read
@@ -23,8 +23,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cdef.h"
 #include "freezepath.h"
 #include "lex.h"
+#include "patchfit.h"
 
 static const char *const suspend_fns[] = {
 	"filesystems_freeze_callback",	/* upstream: FS_POWER_FREEZE */
@@ -48,27 +50,6 @@ static void added_lines(const char *buf, size_t len, charvec *out)
 	}
 }
 
-static bool is_punct(const struct token *t, unsigned int val)
-{
-	return t->kind == TK_PUNCT && t->val == val;
-}
-
-/* The index of the token that closes the bracket at T[I], or N. */
-static size_t closing(const struct token *t, size_t i, size_t n)
-{
-	unsigned int open = t[i].val, close = open == P1('(') ? P1(')') :
-		P1('}');
-	int depth = 0;
-
-	for (; i < n; i++) {
-		if (is_punct(&t[i], open))
-			depth++;
-		else if (is_punct(&t[i], close) && --depth == 0)
-			return i;
-	}
-	return n;
-}
-
 /*
  * An early-return condition, evaluated for one type with the knob at its
  * default: "X & FLAG" is FLAG_SET, every other operand (the knob's
@@ -87,7 +68,7 @@ struct cond {
 
 static bool cond_at(struct cond *c, unsigned int punct)
 {
-	if (c->i < c->end && is_punct(&c->t[c->i], punct)) {
+	if (c->i < c->end && tok_punct(&c->t[c->i], punct)) {
 		c->i++;
 		return true;
 	}
@@ -104,21 +85,9 @@ static bool predicate(struct cond *c, size_t b, size_t e);
 static bool find_definition(const char *buf, const struct token *t, size_t n,
 			    const char *name, size_t *b, size_t *e)
 {
-	size_t i, close;
+	size_t at;
 
-	for (i = 0; i + 1 < n; i++) {
-		if (t[i].kind != TK_IDENT || !tok_is(buf, &t[i], name) ||
-		    (t[i].flags & TF_DIRECTIVE) || !is_punct(&t[i + 1], P1('(')))
-			continue;
-		/* NAME ( ... ) { : a definition, not a call or declaration */
-		close = closing(t, i + 1, n);
-		if (close + 1 >= n || !is_punct(&t[close + 1], P1('{')))
-			continue;
-		*b = close + 2;
-		*e = closing(t, close + 1, n);
-		return true;
-	}
-	return false;
+	return cdef_find(buf, t, n, name, 0, &at, b, e);
 }
 
 static bool cond_unary(struct cond *c)
@@ -140,10 +109,10 @@ static bool cond_unary(struct cond *c)
 		if (!cond_at(c, P1(')')))
 			c->bad = true;
 	} else if (c->t[c->i].kind == TK_IDENT && c->i + 1 < c->end &&
-		   is_punct(&c->t[c->i + 1], P1('('))) {
+		   tok_punct(&c->t[c->i + 1], P1('('))) {
 		/* a call of a predicate the text defines: its value */
 		char name[128];
-		size_t b, e, close = closing(c->t, c->i + 1, c->end);
+		size_t b, e, close = cdef_closing(c->t, c->i + 1, c->end);
 
 		tok_text(c->buf, &c->t[c->i], name, sizeof(name));
 		if (close >= c->end || c->depth > 4 ||
@@ -220,7 +189,7 @@ static bool names_flag(const struct cond *c, size_t b, size_t e, int depth)
 		if (tok_is(c->buf, &c->t[k], c->flag))
 			return true;
 		if (depth < 4 && c->t[k].kind == TK_IDENT && k + 1 < e &&
-		    is_punct(&c->t[k + 1], P1('('))) {
+		    tok_punct(&c->t[k + 1], P1('('))) {
 			tok_text(c->buf, &c->t[k], name, sizeof(name));
 			if (find_definition(c->buf, c->t, c->n, name, &fb, &fe) &&
 			    names_flag(c, fb, fe, depth + 1))
@@ -242,9 +211,9 @@ static bool body_returns(struct cond *c, size_t b, size_t e, bool value)
 
 	for (k = b; k + 1 < e; k++) {
 		if (!tok_is(c->buf, &c->t[k], "if") ||
-		    !is_punct(&c->t[k + 1], P1('(')))
+		    !tok_punct(&c->t[k + 1], P1('(')))
 			continue;
-		close = closing(c->t, k + 1, e);
+		close = cdef_closing(c->t, k + 1, e);
 		if (close + 2 >= e || !tok_is(c->buf, &c->t[close + 1], "return"))
 			continue;
 		if (value && !tok_is(c->buf, &c->t[close + 2], "false") &&
@@ -274,12 +243,12 @@ static char *find_flag(const char *buf, const struct token *t, size_t n,
 	char *flag = NULL;
 
 	for (k = b; k + 2 < e && !flag; k++) {
-		if (tok_is(buf, &t[k], "fs_flags") && is_punct(&t[k + 1], P1('&')) &&
+		if (tok_is(buf, &t[k], "fs_flags") && tok_punct(&t[k + 1], P1('&')) &&
 		    t[k + 2].kind == TK_IDENT) {
 			tok_text(buf, &t[k + 2], name, sizeof(name));
 			flag = xstrdup(name);
 		} else if (depth < 4 && t[k].kind == TK_IDENT &&
-			   is_punct(&t[k + 1], P1('('))) {
+			   tok_punct(&t[k + 1], P1('('))) {
 			tok_text(buf, &t[k], name, sizeof(name));
 			if (find_definition(buf, t, n, name, &fb, &fe))
 				flag = find_flag(buf, t, n, fb, fe, depth + 1);
@@ -302,9 +271,9 @@ static void read_body(struct freeze_path *fp, const char *buf,
 	size_t k;
 
 	for (k = b; k + 2 < e; k++) {
-		if (is_punct(&t[k], P2('-', '>')) &&
+		if (tok_punct(&t[k], P2('-', '>')) &&
 		    tok_is(buf, &t[k + 1], "freeze_super") &&
-		    is_punct(&t[k + 2], P1('(')))
+		    tok_punct(&t[k + 2], P1('(')))
 			fp->super_op = true;
 	}
 	fp->flag = find_flag(buf, t, n, b, e, 0);
@@ -370,34 +339,19 @@ static bool file_defines(const char *path, const char *name)
 	return found;
 }
 
-static bool is_patch(const char *dir, const char *name, unsigned char type)
+/* The lines the patches PATCHES add, as one text. */
+static void read_series(const strvec *patches, charvec *text)
 {
-	size_t n = strlen(name);
-
-	(void)dir;
-	(void)type;
-	return n > 6 && !strcmp(name + n - 6, ".patch");
-}
-
-/* The lines the series for VERSION adds, as one text; REL its directory. */
-static void read_series(const char *rel, charvec *text)
-{
-	char *dir = beside_helper(rel);
-	strvec names = { 0 };
 	size_t i;
 
-	if (dir)
-		list_dir(dir, dir, is_patch, &names);
-	for (i = 0; i < names.n; i++) {
+	for (i = 0; i < patches->n; i++) {
 		char *buf = NULL;
 		size_t len = 0, cap = 0;
 
-		if (!read_file(names.v[i], &buf, &len, &cap, NULL, NULL))
+		if (!read_file(patches->v[i], &buf, &len, &cap, NULL, NULL))
 			added_lines(buf, len, text);
 		free(buf);
 	}
-	strvec_free(&names);
-	free(dir);
 }
 
 /*
@@ -431,48 +385,50 @@ static bool read_tree(struct freeze_path *fp, const char *ktree)
 }
 
 /*
- * The series shipped for VERSION: FREEZE_SERIES, or FREEZE_TREE for a
- * partial copy of a tree that has no fs/super.c but whose fs.h defines
- * the series' flag (the series is applied; the test fixtures are such).
+ * The core series shipped in patches/ that applies to the tree, found by
+ * its code: each series is applied in memory (patchfit.h), and the first
+ * that applies whole is the one.  FREEZE_SERIES with its suspend freeze
+ * read from the lines it adds; false, with *TRIED saying why each did
+ * not apply, when none does.
  */
 static bool read_shipped(struct freeze_path *fp, const char *ktree,
-			 const char *version)
+			 charvec *tried)
 {
-	char *rel = xasprintf("patches/linux-%s", version);
-	char *super = path_join(ktree, "fs/super.c");
-	char *fs_h = path_join(ktree, "include/linux/fs.h");
+	seriesvec all = { 0 };
+	const struct series *sr;
 	charvec text = { 0 };
 	bool found = false;
 
-	read_series(rel, &text);
-	if (text.n)
-		found = freeze_path_parse(fp, text.v, text.n);
+	series_list(&all);
+	sr = series_fitting(&all, ktree, false, tried);
+	if (sr) {
+		read_series(&sr->patches, &text);
+		found = text.n && freeze_path_parse(fp, text.v, text.n);
+	}
 	if (found) {
-		fp->where = xasprintf("%s/", rel);
-		if (!fp->flag)
-			fp->state = FREEZE_NONE;
-		else if (!is_file(super) && file_defines(fs_h, fp->flag))
-			fp->state = FREEZE_TREE;
-		else
-			fp->state = FREEZE_SERIES;
+		fp->where = xasprintf("%s/", sr->name);
+		fp->state = fp->flag ? FREEZE_SERIES : FREEZE_NONE;
 	}
 	vec_free(&text);
-	free(fs_h);
-	free(super);
-	free(rel);
+	series_list_free(&all);
 	return found;
 }
 
-void freeze_path_read(struct freeze_path *fp, const char *ktree,
-		      const char *version)
+void freeze_path_read(struct freeze_path *fp, const char *ktree)
 {
+	charvec tried = { 0 };
+
 	memset(fp, 0, sizeof(*fp));
-	if (read_tree(fp, ktree) || (version && read_shipped(fp, ktree, version)))
-		return;
-	fp->state = FREEZE_NONE;
-	fp->why = xasprintf("fs/super.c has no suspend freeze (%s() or %s()), and autofreeze ships no core series for Linux %s",
-			    suspend_fns[0], suspend_fns[1],
-			    version ? version : "of unknown version");
+	if (!read_tree(fp, ktree) && !read_shipped(fp, ktree, &tried)) {
+		fp->state = FREEZE_NONE;
+		vec_push(&tried, '\0');
+		fp->why = xasprintf("fs/super.c has no suspend freeze (%s() or "
+				    "%s()), and no core series autofreeze "
+				    "ships applies to it (%s)", suspend_fns[0],
+				    suspend_fns[1], tried.n > 1 ? tried.v :
+				    "none is shipped");
+	}
+	vec_free(&tried);
 }
 
 void freeze_path_free(struct freeze_path *fp)

@@ -17,24 +17,25 @@
 enum freeze_state {
 	FREEZE_NONE,		/* neither in the tree nor in a shipped series */
 	FREEZE_TREE,		/* in the tree: the flag compiles and is honoured */
-	FREEZE_SERIES,		/* only in patches/linux-VER/: make vfs first */
+	FREEZE_SERIES,		/* only in a series of patches/ that applies
+				 * to the tree: make vfs first */
 };
 
 struct freeze_path {
 	enum freeze_state state;
 	const char *func;	/* the per-superblock suspend freeze, or NULL */
 	char *flag;		/* the opt-in it honours ("FS_POWER_FREEZE") */
-	char *where;		/* "fs/super.c" or "patches/linux-6.1/" */
+	char *where;		/* "fs/super.c", or the series that applies:
+				 * "patches/linux-6.1/" */
 	char *why;		/* FREEZE_NONE: why, in one clause */
 	bool super_op;		/* it calls a type's ->freeze_super */
 };
 
 /*
  * Read the suspend freeze of kernel tree KTREE: from its fs/super.c, else
- * from the series for VERSION ("6.12").
+ * from the core series shipped in patches/ that applies to its code.
  */
-void freeze_path_read(struct freeze_path *fp, const char *ktree,
-		      const char *version);
+void freeze_path_read(struct freeze_path *fp, const char *ktree);
 void freeze_path_free(struct freeze_path *fp);
 
 /*

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * judgments.c - reading policy/judgments.tsv (see judgments.h and the
- * file's own header) and answering from it.
+ * file's own header), checking each judgment's anchors in the tree, and
+ * answering from those that hold.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,36 +13,79 @@
 
 #include "judgments.h"
 
-/* KERNELS ("6.1,6.12" or "*") holds for VERSION. */
-static bool holds_for(const char *kernels, const char *version)
+const char *const judged_what_names[] = {
+	[JUDGED_UNIT] = "unit", [JUDGED_FSTYPE] = "fstype",
+	[JUDGED_USE] = "use", [JUDGED_QUIESCED] = "quiesced",
+	[JUDGED_FLAGGED] = "flagged",
+};
+
+/* The fields of a line, in order. */
+enum {
+	F_UNIT,
+	F_WHAT,
+	F_NAME,
+	F_MATCH,
+	F_CODE,
+	F_ANCHOR,
+	F_EVIDENCE,
+	F_COUNT
+};
+
+/* "6.1,6.12", "*": what the first field of the old format held. */
+static bool is_version_list(const char *s)
 {
-	size_t n = strlen(version);
-	const char *p = kernels;
-
-	if (!strcmp(kernels, "*"))
-		return true;
-	while (*p) {
-		size_t k = strcspn(p, ",");
-
-		if (k == n && !strncmp(p, version, n))
-			return true;
-		p += k;
-		if (*p)
-			p++;
-	}
-	return false;
+	return *s && strspn(s, "0123456789.,*") == strlen(s);
 }
 
-void judgments_load(struct judgments *js, const char *path,
-		    const char *version)
+/*
+ * Split ANCHORS at the semicolons outside its C texts into J's
+ * anchors: NULL, or why it does not parse.
+ */
+static char *parse_anchors(const char *anchors, struct judgment *j)
 {
-	static const char *const whats[] = {
-		[JUDGED_UNIT] = "unit", [JUDGED_FSTYPE] = "fstype",
-		[JUDGED_USE] = "use", [JUDGED_QUIESCED] = "quiesced",
-		[JUDGED_FLAGGED] = "flagged",
-	};
+	const char *p = anchors, *start = anchors;
+	bool quoted = false;
+
+	if (!strcmp(anchors, "*") || !strcmp(anchors, "-") || !*anchors)
+		return xasprintf("\"%s\" is not an anchor: name the code the "
+				 "judgment rests on, F() -> G()", anchors);
+	for (;; p++) {
+		if (*p == '"')
+			quoted = !quoted;
+		if ((*p == ';' && !quoted) || !*p) {
+			struct anchor a;
+			char *why = anchor_parse(start, (size_t)(p - start), &a);
+
+			if (why)
+				return why;
+			vec_push(&j->anchors, a);
+			start = p + 1;
+		}
+		if (!*p)
+			return NULL;
+	}
+}
+
+static void judgment_free(struct judgment *j)
+{
+	size_t i;
+
+	free(j->unit);
+	free(j->name);
+	free(j->match);
+	free(j->code);
+	for (i = 0; i < j->anchors.n; i++)
+		anchor_free(&j->anchors.v[i]);
+	vec_free(&j->anchors);
+	free(j->cites);
+	free(j->evidence);
+	free(j->lapse);
+}
+
+void judgments_load(struct judgments *js, const char *path)
+{
 	char *own = path ? NULL : beside_helper("policy/judgments.tsv");
-	char *line = NULL;
+	char *line = NULL, *why;
 	size_t cap = 0;
 	unsigned int lineno = 0;
 	FILE *f;
@@ -49,13 +94,12 @@ void judgments_load(struct judgments *js, const char *path,
 	if (!path && !own)
 		af_die(EXIT_BADINPUT, NULL, "no policy/judgments.tsv beside "
 		       "the helper (give --judgments FILE)");
-	if (!path)
-		path = own;
-	f = fopen(path, "r");
+	js->path = xstrdup(path ? path : "policy/judgments.tsv");
+	f = fopen(path ? path : own, "r");
 	if (!f)
-		af_die(EXIT_BADINPUT, path, "%s", strerror(errno));
+		af_die(EXIT_BADINPUT, js->path, "%s", strerror(errno));
 	while (getline(&line, &cap, f) >= 0) {
-		char *field[7], *s = line;
+		char *field[F_COUNT], *s = line;
 		struct judgment j = { 0 };
 		size_t n = 0, w;
 
@@ -63,43 +107,54 @@ void judgments_load(struct judgments *js, const char *path,
 		s[strcspn(s, "\r\n")] = '\0';
 		if (!*s || *s == '#')
 			continue;
-		while (n < 7) {
+		while (n < F_COUNT) {
 			field[n++] = s;
 			s = strchr(s, '\t');
 			if (!s)
 				break;
 			*s++ = '\0';
 		}
-		if (n < 7 || s)
-			af_die(EXIT_BADINPUT, path, "line %u: not 7 "
-			       "tab-separated fields", lineno);
-		for (w = 0; w < ARRAY_SIZE(whats); w++)
-			if (!strcmp(field[2], whats[w]))
+		if (is_version_list(field[0]))
+			af_die(EXIT_BADINPUT, js->path, "line %u: \"%s\" names "
+			       "kernel versions; a judgment names the code it "
+			       "rests on (UNIT WHAT NAME MATCH CODE ANCHOR "
+			       "EVIDENCE)", lineno, field[0]);
+		if (n < F_COUNT || s)
+			af_die(EXIT_BADINPUT, js->path, "line %u: not %d "
+			       "tab-separated fields", lineno, F_COUNT);
+		for (w = 0; w < ARRAY_SIZE(judged_what_names); w++)
+			if (!strcmp(field[F_WHAT], judged_what_names[w]))
 				break;
-		if (w == ARRAY_SIZE(whats))
-			af_die(EXIT_BADINPUT, path, "line %u: \"%s\" is not "
-			       "unit, fstype, use, quiesced or flagged",
-			       lineno, field[2]);
-		if (!*field[5] || !*field[6] ||
-		    (w != JUDGED_UNIT && !strcmp(field[3], "-")))
-			af_die(EXIT_BADINPUT, path, "line %u: a judgment needs "
-			       "a name, a code and its evidence", lineno);
-		if ((w == JUDGED_QUIESCED) != !strcmp(field[5], "quiesced"))
-			af_die(EXIT_BADINPUT, path, "line %u: the code "
+		if (w == ARRAY_SIZE(judged_what_names))
+			af_die(EXIT_BADINPUT, js->path, "line %u: \"%s\" is "
+			       "not unit, fstype, use, quiesced or flagged",
+			       lineno, field[F_WHAT]);
+		if (!*field[F_CODE] || !*field[F_EVIDENCE] ||
+		    (w != JUDGED_UNIT && !strcmp(field[F_NAME], "-")))
+			af_die(EXIT_BADINPUT, js->path, "line %u: a judgment "
+			       "needs a name, a code and its evidence", lineno);
+		if ((w == JUDGED_QUIESCED) != !strcmp(field[F_CODE], "quiesced"))
+			af_die(EXIT_BADINPUT, js->path, "line %u: the code "
 			       "\"quiesced\" goes with a quiesced judgment, "
 			       "and only there", lineno);
-		if (!holds_for(field[0], version))
-			continue;
+		why = parse_anchors(field[F_ANCHOR], &j);
+		if (!why)
+			why = evidence_parse(field[F_EVIDENCE]);
+		if (why)
+			af_die(EXIT_BADINPUT, js->path, "line %u: %s", lineno,
+			       why);
 		j.what = w;
-		j.unit = xstrdup(field[1]);
-		j.name = xstrdup(field[3]);
-		j.match = strcmp(field[4], "-") ? xstrdup(field[4]) : NULL;
-		j.code = xstrdup(field[5]);
-		j.evidence = xstrdup(field[6]);
+		j.unit = xstrdup(field[F_UNIT]);
+		j.name = xstrdup(field[F_NAME]);
+		j.match = strcmp(field[F_MATCH], "-") ?
+			xstrdup(field[F_MATCH]) : NULL;
+		j.code = xstrdup(field[F_CODE]);
+		j.cites = xstrdup(field[F_EVIDENCE]);
+		j.lineno = lineno;
 		vec_push(&js->v, j);
 	}
 	if (ferror(f))
-		af_die(EXIT_RUNTIME, path, "%s", strerror(errno));
+		af_die(EXIT_RUNTIME, js->path, "%s", strerror(errno));
 	fclose(f);
 	free(line);
 	free(own);
@@ -109,27 +164,94 @@ void judgments_free(struct judgments *js)
 {
 	size_t i;
 
-	for (i = 0; i < js->v.n; i++) {
-		free(js->v.v[i].unit);
-		free(js->v.v[i].name);
-		free(js->v.v[i].match);
-		free(js->v.v[i].code);
-		free(js->v.v[i].evidence);
-	}
+	for (i = 0; i < js->v.n; i++)
+		judgment_free(&js->v.v[i]);
 	vec_free(&js->v);
+	free(js->path);
 }
 
+/* A and B judge the same thing: the same unit, kind, name and match. */
+static bool same_subject(const struct judgment *a, const struct judgment *b)
+{
+	return a->what == b->what && !strcmp(a->unit, b->unit) &&
+		!strcmp(a->name, b->name) &&
+		!strcmp(a->match ? a->match : "", b->match ? b->match : "");
+}
+
+const struct judgment *judgment_instead(const struct judgments *js,
+					const struct judgment *j)
+{
+	size_t i;
+
+	for (i = 0; i < js->v.n; i++)
+		if (&js->v.v[i] != j && js->v.v[i].state == JUDGMENT_HOLDS &&
+		    same_subject(&js->v.v[i], j))
+			return &js->v.v[i];
+	return NULL;
+}
+
+void judgments_check(struct judgments *js, const char *unit,
+		     struct anchor_scope *sc)
+{
+	size_t i, k;
+
+	for (i = 0; i < js->v.n; i++) {
+		struct judgment *j = &js->v.v[i];
+		const char *path;
+		unsigned int line;
+		char *why = NULL;
+
+		if (strcmp(j->unit, unit) || j->state != JUDGMENT_UNCHECKED)
+			continue;
+		for (k = 0; k < j->anchors.n && !why; k++) {
+			why = anchor_check(sc, &j->anchors.v[k], &path, &line);
+			if (why) {
+				char *w = xasprintf("%s: %s",
+						    j->anchors.v[k].text, why);
+
+				free(why);
+				why = w;
+			}
+		}
+		if (!why)
+			j->evidence = evidence_render(sc, j->cites, &why);
+		j->state = why ? JUDGMENT_LAPSED : JUDGMENT_HOLDS;
+		j->lapse = why;
+	}
+	/* a subject has one judgment here: which one would be chance */
+	for (i = 0; i < js->v.n; i++)
+		for (k = i + 1; k < js->v.n; k++) {
+			const struct judgment *a = &js->v.v[i], *b = &js->v.v[k];
+
+			if (a->state == JUDGMENT_HOLDS &&
+			    b->state == JUDGMENT_HOLDS &&
+			    !strcmp(a->unit, unit) && same_subject(a, b))
+				af_die(EXIT_BADINPUT, js->path, "lines %u and "
+				       "%u both hold here, on the same %s of "
+				       "%s: give them anchors that tell the "
+				       "code they judge apart", a->lineno,
+				       b->lineno, judged_what_names[a->what],
+				       unit);
+		}
+}
+
+char *judgment_where(const struct judgments *js, const struct judgment *j)
+{
+	return xasprintf("%s:%u", js->path, j->lineno);
+}
+
+/* The first judgment on UNIT (and NAME) that is in STATE. */
 static const struct judgment *find(const struct judgments *js,
 				   enum judged_what what, const char *unit,
-				   const char *name)
+				   const char *name, enum judgment_state state)
 {
 	size_t i;
 
 	for (i = 0; i < js->v.n; i++) {
 		const struct judgment *j = &js->v.v[i];
 
-		if (j->what == what && !strcmp(j->unit, unit) &&
-		    (!name || !strcmp(j->name, name)))
+		if (j->what == what && j->state == state &&
+		    !strcmp(j->unit, unit) && (!name || !strcmp(j->name, name)))
 			return j;
 	}
 	return NULL;
@@ -138,19 +260,25 @@ static const struct judgment *find(const struct judgments *js,
 const struct judgment *judged_unit(const struct judgments *js,
 				   const char *unit)
 {
-	return find(js, JUDGED_UNIT, unit, NULL);
+	return find(js, JUDGED_UNIT, unit, NULL, JUDGMENT_HOLDS);
+}
+
+const struct judgment *lapsed_unit(const struct judgments *js,
+				   const char *unit)
+{
+	return find(js, JUDGED_UNIT, unit, NULL, JUDGMENT_LAPSED);
 }
 
 const struct judgment *judged_fstype(const struct judgments *js,
 				     const char *unit, const char *name)
 {
-	return find(js, JUDGED_FSTYPE, unit, name);
+	return find(js, JUDGED_FSTYPE, unit, name, JUDGMENT_HOLDS);
 }
 
 const struct judgment *judged_flagged(const struct judgments *js,
 				      const char *unit, const char *name)
 {
-	return find(js, JUDGED_FLAGGED, unit, name);
+	return find(js, JUDGED_FLAGGED, unit, name, JUDGMENT_HOLDS);
 }
 
 /* The line ends a statement or opens or closes a block. */
@@ -200,6 +328,7 @@ static char *statement_to(const char *path, unsigned int line)
 
 static const struct judgment *judged_at(const struct judgments *js,
 					enum judged_what what,
+					enum judgment_state state,
 					const char *unit, const char *fn,
 					const char *path, unsigned int line)
 {
@@ -210,8 +339,8 @@ static const struct judgment *judged_at(const struct judgments *js,
 		char *text;
 		bool hit;
 
-		if (j->what != what || strcmp(j->unit, unit) ||
-		    !fn || strcmp(j->name, fn))
+		if (j->what != what || j->state != state ||
+		    strcmp(j->unit, unit) || !fn || strcmp(j->name, fn))
 			continue;
 		if (!j->match)
 			return j;
@@ -228,12 +357,21 @@ const struct judgment *judged_use(const struct judgments *js,
 				  const char *unit, const char *fn,
 				  const char *path, unsigned int line)
 {
-	return judged_at(js, JUDGED_USE, unit, fn, path, line);
+	return judged_at(js, JUDGED_USE, JUDGMENT_HOLDS, unit, fn, path, line);
 }
 
 const struct judgment *judged_quiesced(const struct judgments *js,
 				       const char *unit, const char *fn,
 				       const char *path, unsigned int line)
 {
-	return judged_at(js, JUDGED_QUIESCED, unit, fn, path, line);
+	return judged_at(js, JUDGED_QUIESCED, JUDGMENT_HOLDS, unit, fn, path,
+			 line);
+}
+
+const struct judgment *lapsed_at(const struct judgments *js,
+				 enum judged_what what, const char *unit,
+				 const char *fn, const char *path,
+				 unsigned int line)
+{
+	return judged_at(js, what, JUDGMENT_LAPSED, unit, fn, path, line);
 }

@@ -4,12 +4,17 @@
  * code alone does not tell (a cluster filesystem, work its freeze does
  * not quiesce, a file_system_type that owns no superblock, and what the
  * freeze does to each thread and workqueue converted), each with a
- * reason code and its evidence.  Only those for the tree's version are
- * loaded.
+ * reason code, the code it rests on (its anchors) and its evidence.
+ *
+ * A judgment is a fact about code, not about a version: it holds in a
+ * tree where each of its anchors, and each place its evidence cites, is
+ * there (anchor.h), whatever the tree's version.  Where they are not,
+ * it has lapsed, and says why; what it decided is then unreviewed.
  */
 #ifndef AF_JUDGMENTS_H
 #define AF_JUDGMENTS_H
 
+#include "anchor.h"
 #include "util.h"
 
 enum judged_what {
@@ -21,26 +26,58 @@ enum judged_what {
 			 * for a reason of its own: check-tree accepts it */
 };
 
+extern const char *const judged_what_names[];
+
+enum judgment_state {
+	JUDGMENT_UNCHECKED,	/* its unit was not surveyed */
+	JUDGMENT_HOLDS,		/* every anchor and citation is there */
+	JUDGMENT_LAPSED,	/* one is not: see lapse */
+};
+
 struct judgment {
 	enum judged_what what;
 	char *unit, *name, *match;	/* match: NULL for any line */
-	char *code, *evidence;
+	char *code;
+	anchorvec anchors;
+	char *cites;		/* the evidence as written, with citations */
+	unsigned int lineno;	/* in the judgments file; 0: derived */
+	enum judgment_state state;
+	char *evidence;		/* rendered in this tree: when it holds */
+	char *lapse;		/* why it does not hold: when lapsed */
 };
 
 struct judgments {
 	VEC(struct judgment) v;
+	char *path;		/* the file, as messages name it */
 };
 
 /*
- * Load PATH's judgments that hold for kernel VERSION ("6.12"); PATH
- * NULL: the policy/judgments.tsv found beside the helper.  Dies with
- * FILE:LINE on a malformed line.
+ * Load PATH's judgments; PATH NULL: the policy/judgments.tsv found
+ * beside the helper.  Dies with FILE: line N on a malformed line, on a
+ * line that names kernel versions instead of code, and on an anchor or
+ * citation that does not parse.
  */
-void judgments_load(struct judgments *js, const char *path,
-		    const char *version);
+void judgments_load(struct judgments *js, const char *path);
 void judgments_free(struct judgments *js);
 
-/* The judgment on unit UNIT, or on its file_system_type NAME, or NULL. */
+/* Check the anchors and render the evidence of UNIT's judgments in SC. */
+void judgments_check(struct judgments *js, const char *unit,
+		     struct anchor_scope *sc);
+
+/*
+ * The judgment that holds here on the subject of J, which does not: J
+ * was written for other code.  NULL when none does.
+ */
+const struct judgment *judgment_instead(const struct judgments *js,
+					const struct judgment *j);
+
+/* "policy/judgments.tsv:31": where J is written. */
+char *judgment_where(const struct judgments *js, const struct judgment *j);
+
+/*
+ * The judgment that holds on unit UNIT, or on its file_system_type
+ * NAME, or NULL.
+ */
 const struct judgment *judged_unit(const struct judgments *js,
 				   const char *unit);
 const struct judgment *judged_fstype(const struct judgments *js,
@@ -60,5 +97,17 @@ const struct judgment *judged_use(const struct judgments *js,
 const struct judgment *judged_quiesced(const struct judgments *js,
 				       const char *unit, const char *fn,
 				       const char *path, unsigned int line);
+
+/*
+ * A lapsed judgment on the same subject: unit UNIT; with WHAT use or
+ * quiesced, the use in FN at LINE of PATH.  NULL when none is written
+ * for it.
+ */
+const struct judgment *lapsed_unit(const struct judgments *js,
+				   const char *unit);
+const struct judgment *lapsed_at(const struct judgments *js,
+				 enum judged_what what, const char *unit,
+				 const char *fn, const char *path,
+				 unsigned int line);
 
 #endif /* AF_JUDGMENTS_H */

@@ -63,19 +63,6 @@ static bool makefile_has_version(const char *path)
 	return r;
 }
 
-char *ktree_version(const char *root)
-{
-	char *mk = path_join(root, "Makefile");
-	char *v = makefile_var(mk, "VERSION");
-	char *pl = makefile_var(mk, "PATCHLEVEL");
-	char *r = xasprintf("%s.%s", v ? v : "", pl ? pl : "");
-
-	free(mk);
-	free(v);
-	free(pl);
-	return r;
-}
-
 const char *ktree_problem(const char *dir)
 {
 	static const char why[] = "not a kernel tree (no top Makefile with "
@@ -202,5 +189,23 @@ int cmd_ktree(int argc, char **argv)
 	}
 	printf("%s\t%s\n", kd.root, kd.dir);
 	ktree_dir_free(&kd);
+	return 0;
+}
+
+int ktree_only_arg(const char *cmd, int argc, char **argv,
+		   struct ktree_dir *kd)
+{
+	char *why;
+
+	if (argc != 2) {
+		af_warn(NULL, "%s: usage: %s KTREE", cmd, cmd);
+		return EXIT_BADINPUT;
+	}
+	why = ktree_resolve(argv[1], ".", kd);
+	if (why) {
+		af_warn(NULL, "%s", why);
+		free(why);
+		return EXIT_BADINPUT;
+	}
 	return 0;
 }

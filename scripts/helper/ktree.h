@@ -20,9 +20,6 @@ struct ktree_dir {
 const char *ktree_problem(const char *dir);
 bool is_ktree(const char *dir);
 
-/* "VERSION.PATCHLEVEL" of the kernel tree at ROOT ("6.12"), malloc'ed. */
-char *ktree_version(const char *root);
-
 /* The nearest directory at or above REALDIR that is a kernel tree. */
 char *ktree_root(const char *realdir);
 
@@ -33,5 +30,12 @@ char *ktree_root(const char *realdir);
  */
 char *ktree_resolve(const char *ktree, const char *dir, struct ktree_dir *kd);
 void ktree_dir_free(struct ktree_dir *kd);
+
+/*
+ * The one argument KTREE of sub-command CMD (optin, series), resolved
+ * into KD: 0, or EXIT_BADINPUT after a one-line message.
+ */
+int ktree_only_arg(const char *cmd, int argc, char **argv,
+		   struct ktree_dir *kd);
 
 #endif

@@ -36,10 +36,13 @@
  *	-j N: N threads (default: the number of CPUs).
  *
  *	units and plan apply the reviewed judgments of --judgments FILE
- *	(default: policy/judgments.tsv beside the helper) that hold for
- *	the tree's VERSION.PATCHLEVEL: a judged unit is "not eligible:
- *	CODE: EVIDENCE", a judged file_system_type is never flagged, a
- *	judged use keeps its freezer (judgments.h).
+ *	(default: policy/judgments.tsv beside the helper) that hold in the
+ *	tree, whatever its version: those whose anchors and cited places
+ *	are in its code (judgments.h, anchor.h).  A judged unit is "not
+ *	eligible: CODE: EVIDENCE", a judged file_system_type is never
+ *	flagged, a judged use keeps its freezer, and a use the conversion
+ *	would take off the freezer needs a quiesced judgment; one that
+ *	lapsed makes what it decided unreviewed.
  *
  * autofreeze units [--json] [--force] [--judgments FILE] [-j N] KTREE DIR
  *	The units of DIR (relative to KTREE: fs, fs/xfs, fs/smb, ...):
@@ -50,7 +53,8 @@
  *	details:
  *
  *	  UNIT: REASON
- *	  <TAB>status: eligible|skip|library|core[, converted with --force]
+ *	  <TAB>status: eligible|skip|library|unreviewed|core[, converted
+ *		  with --force]
  *	  <TAB>uses: N (kthread N, user N, macro N, unknown N)
  *	  <TAB>fstype: NAME "fsname" FILE:LINE fs_flags: EXPR|-
  *		  [[FS_REQUIRES_DEV]] s_op: S,...|?(S,...)|- [[freeze-capable]]
@@ -66,7 +70,9 @@
  *	.freeze_fs", "not block-backed: no FS_REQUIRES_DEV
  *	file_system_type", "not freeze-capable: no .freeze_fs/.freeze_super
  *	(T: S)", "library: no file_system_type, used by U (eligible), ...",
- *	"not eligible: CODE: EVIDENCE" (a judgment) or, for fs (core),
+ *	"not eligible: CODE: EVIDENCE" (a judgment), "unreviewed: CODE
+ *	(FILE:LINE) no longer holds: WHY" (a judgment that held the unit
+ *	back has lapsed) or, for fs (core),
  *	"the files at the top of fs/ are the VFS, ...".
  *	"s_op: ?(...)" means the type's super_operations could
  *	not be traced (from the type's initializer through the unit's
@@ -79,11 +85,12 @@
  *	--force, then in unit order, each unit's lines in this order, each
  *	kind sorted:
  *
- *	  unit	UNIT	eligible|skip|library	REASON
+ *	  unit	UNIT	eligible|skip|library|unreviewed	REASON
  *	  flagstate	UNIT	NAME	PATH	LINE:COL	STATE	WHY
  *	  file	UNIT	PATH		(relative to KTREE)
  *	  keep	UNIT	PATH	LINE:COL	CODE: EVIDENCE
  *	  quiesced	UNIT	PATH	LINE:COL	quiesced: EVIDENCE
+ *	  unreviewed	UNIT	PATH	LINE:COL	unreviewed: WHY
  *	  kthread	UNIT	FUNCTION[	CALLER]
  *	  twin	UNIT	FROM	TO
  *	  fstype	UNIT	NAME	PATH
@@ -98,7 +105,10 @@
  *	keep lines: the uses a judgment keeps freezable (the rules are
  *	told, and the report gives the evidence); quiesced lines: the
  *	uses whose work, a judgment says, the unit's freeze quiesces
- *	(the report gives that evidence for the conversion).  kthread lines: the
+ *	(the report gives that evidence for the conversion); unreviewed
+ *	lines: the uses in kernel-thread context that no judgment holding
+ *	here covers, and what is missing (the flags leave the unit
+ *	whole).  kthread lines: the
  *	thread functions, and with CALLER (a caller it is reached from)
  *	the functions only they reach.  twin lines: a freezable macro of
  *	the unit and its plain twin (units.c:find_twins()), which the
@@ -109,6 +119,17 @@
  *	eligible units only.  fs (core) is "unit fs skip kept: ...", and
  *	is never converted.  file lines: the unit's files with a freezer
  *	use in real code, or defining a file_system_type to flag.
+ *
+ * autofreeze judgments [--judgments FILE] [-j N] KTREE DIR
+ *	Each judgment on a unit of DIR, in the file's order, and whether
+ *	it holds in KTREE:
+ *
+ *	  FILE:LINE: UNIT: CODE[ on NAME[()][ (MATCH)]]: holds: EVIDENCE
+ *	  FILE:LINE: UNIT: CODE...: other code, line N holds here: WHY
+ *	  FILE:LINE: UNIT: CODE...: lapsed: WHY
+ *
+ *	EVIDENCE as rendered in KTREE; WHY the first anchor or citation
+ *	not found.  "other code": another line on the same subject holds.
  *
  * autofreeze spatch [-j N] [-o OUTDIR] [-g|-G] -- SPATCH-ARGS... ::: FILE...
  *	Run "$SPATCH SPATCH-ARGS... FILE" (SPATCH defaults to spatch) for
@@ -154,16 +175,25 @@
  * autofreeze flags PLAN SCAN
  *	SCAN taken after the removal rules ran: for each unit with fstype
  *	lines, "flag<TAB>UNIT<TAB>TYPE,..." when no use is left in kernel
- *	thread context in its files, else "noflag<TAB>UNIT<TAB>kthread
+ *	thread context in its files and none is unreviewed, else
+ *	"noflag<TAB>UNIT<TAB>unreviewed: ..." or "noflag<TAB>UNIT<TAB>kthread
  *	freezer uses left: FILE:LINE:COL API;..." (the first three).
  *
  * autofreeze optin KTREE
  *	The plan's first line alone: "optin STATE FLAG FUNC WHERE TEXT",
  *	the opt-in flag KTREE's suspend freeze honours, the function that
  *	freezes a type that carries it and the file or series it is in,
- *	then all that as a sentence; STATE is tree, series (our core series
- *	for its version, not applied yet: make vfs) or none (FLAG, FUNC and
- *	WHERE "-", TEXT why).
+ *	then all that as a sentence; STATE is tree, series (the core series
+ *	of patches/ that applies to the tree's code, not applied yet: make
+ *	vfs) or none (FLAG, FUNC and WHERE "-", TEXT why).
+ *
+ * autofreeze series KTREE
+ *	The core series of patches/ and KTREE: "applied<TAB>SERIES" when
+ *	one comes out of the tree whole in reverse (it is in), else
+ *	"applies<TAB>SERIES" when one applies whole, else "none<TAB>WHY"
+ *	(for each series, the first hunk that does not apply).  SERIES is
+ *	"patches/linux-6.1"; after it, its patches (full paths, the cover
+ *	letter left out), one a line.  make vfs asks it.
  *
  * autofreeze report [-f text|json] PLAN FLAGS UNPARSED RULES SCAN
  *	The report: every use of SCAN (scan of KTREE's DIR) converted,
@@ -207,6 +237,7 @@
 
 #include "api.h"
 #include "ktree.h"
+#include "patchfit.h"
 #include "scan.h"
 #include "util.h"
 
@@ -237,7 +268,9 @@ static void usage(FILE *f)
 		"       %s units [--json] [--force] [--judgments FILE] [-j N] "
 		"KTREE DIR\n"
 		"       %s plan [--force] [--judgments FILE] [-j N] KTREE DIR\n"
+		"       %s judgments [--judgments FILE] [-j N] KTREE DIR\n"
 		"       %s optin KTREE\n"
+		"       %s series KTREE\n"
 		"       %s spatch [-j N] [-o OUTDIR] [-g|-G] -- SPATCH-ARGS... "
 		"::: FILE...\n"
 		"       %s python\n"
@@ -252,7 +285,7 @@ static void usage(FILE *f)
 		"       %s apis [--starters|--wq]\n"
 		"(see the comment at the top of scripts/helper/main.c)\n",
 		PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG,
-		PROG, PROG, PROG, PROG);
+		PROG, PROG, PROG, PROG, PROG, PROG);
 }
 
 int main(int argc, char **argv)
@@ -264,7 +297,9 @@ int main(int argc, char **argv)
 		{ "scan", cmd_scan },
 		{ "units", cmd_units },
 		{ "plan", cmd_plan },
+		{ "judgments", cmd_judgments },
 		{ "optin", cmd_optin },
+		{ "series", cmd_series },
 		{ "spatch", cmd_spatch },
 		{ "python", cmd_python },
 		{ "ktree", cmd_ktree },

@@ -269,17 +269,21 @@ static void print_plan_unit(const struct unit_survey *sv,
 
 		for (k = 0; k < fi->uses.n; k++) {
 			const struct use *us = &fi->uses.v[k];
-			const struct judgment *jd =
-				unit_keeps_use(sv, u, fi, us);
+			const struct judgment *jd;
+			char *why;
+			enum use_judged uj = unit_judges_use(sv, u, fi, us,
+							     &jd, &why);
 
-			if (!jd)
-				jd = unit_quiesces_use(sv, u, fi, us);
-			if (jd)
-				printf("%s\t%s\t%s\t%u:%u\t%s: %s\n",
-				       jd->what == JUDGED_QUIESCED ?
-				       "quiesced" : "keep", u->rel,
-				       relpath(sv, fi->path), us->line,
-				       us->col, jd->code, jd->evidence);
+			if (uj == USE_FREE)
+				continue;
+			printf("%s\t%s\t%s\t%u:%u\t", use_judged_names[uj],
+			       u->rel, relpath(sv, fi->path), us->line,
+			       us->col);
+			if (uj == USE_UNREVIEWED)
+				printf("unreviewed: %s\n", why);
+			else
+				printf("%s: %s\n", jd->code, jd->evidence);
+			free(why);
 		}
 	}
 	for (j = 0; j < u->kthreads.n; j++) {
@@ -331,4 +335,43 @@ void print_plan(const struct unit_survey *sv)
 	print_optin(&sv->freeze);
 	for (i = 0; i < sv->list.n; i++)
 		print_plan_unit(sv, sv->list.v[i]);
+}
+
+/*
+ * "FILE:LINE: UNIT: CODE[ on NAME()[ (MATCH)]]: holds: EVIDENCE", "...:
+ * other code, line N holds here: WHY" (another line on the same subject
+ * holds) or "...: lapsed: WHY" for each judgment on a unit of the
+ * survey's list.
+ */
+void print_judgments(const struct unit_survey *sv)
+{
+	const struct judgments *js = &sv->judgments;
+	size_t i, k;
+
+	for (i = 0; i < js->v.n; i++) {
+		const struct judgment *j = &js->v.v[i];
+		char *where;
+
+		for (k = 0; k < sv->list.n; k++)
+			if (!strcmp(sv->list.v[k]->rel, j->unit))
+				break;
+		if (k == sv->list.n)
+			continue;
+		where = judgment_where(js, j);
+		printf("%s: %s: %s", where, j->unit, j->code);
+		if (j->what != JUDGED_UNIT)
+			printf(" on %s%s", j->name,
+			       j->what == JUDGED_USE ||
+			       j->what == JUDGED_QUIESCED ? "()" : "");
+		if (j->match)
+			printf(" (%s)", j->match);
+		if (j->state == JUDGMENT_HOLDS)
+			printf(": holds: %s\n", j->evidence);
+		else if (judgment_instead(js, j))
+			printf(": other code, line %u holds here: %s\n",
+			       judgment_instead(js, j)->lineno, j->lapse);
+		else
+			printf(": lapsed: %s\n", j->lapse);
+		free(where);
+	}
 }

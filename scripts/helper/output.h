@@ -13,6 +13,8 @@
 void print_units_text(const struct unit_survey *sv);
 void print_units_json(const struct unit_survey *sv);
 void print_plan(const struct unit_survey *sv);
+/* Each judgment on a unit of the survey, and whether it holds. */
+void print_judgments(const struct unit_survey *sv);
 /* The plan's "optin" line: the tree's opt-in flag and its freeze. */
 void print_optin(const struct freeze_path *fp);
 

@@ -12,6 +12,7 @@
 int cmd_scan(int argc, char **argv);
 int cmd_units(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
+int cmd_judgments(int argc, char **argv);
 int cmd_optin(int argc, char **argv);
 int cmd_spatch(int argc, char **argv);
 int cmd_python(int argc, char **argv);

@@ -27,6 +27,7 @@ const char *const unit_status_names[] = {
 	[UNIT_ELIGIBLE] = "eligible",
 	[UNIT_SKIP] = "skip",
 	[UNIT_LIBRARY] = "library",
+	[UNIT_UNREVIEWED] = "unreviewed",
 	[UNIT_CORE] = "core",
 };
 
@@ -265,7 +266,7 @@ static void count_uses(struct unit *u, const struct unit_index *ix)
 		vec_push(&u->kthread_via, e ? e->val : NULL);
 	}
 	free(v);
-	strset_free(&kt);
+	u->kthread_set = kt;
 	hmap_free(&via);
 }
 
@@ -630,11 +631,48 @@ static void find_twins(struct unit *u, const struct unit_index *ix)
 	}
 }
 
+/* anchor_scope's defined_in: the files of the unit that define FN. */
+static void unit_defines(void *arg, const char *fn, strvec *paths)
+{
+	const struct unit_index *ix = arg;
+	struct named_def key = { fn, NULL, NULL, false };
+	const struct named_def *e = xbsearch(&key, ix->defs.v, ix->defs.n,
+					     sizeof(key), cmp_named_def);
+	size_t i;
+
+	if (!e)
+		return;
+	while (e > ix->defs.v && !strcmp(e[-1].name, fn))
+		e--;
+	for (i = (size_t)(e - ix->defs.v); i < ix->defs.n &&
+	     !strcmp(ix->defs.v[i].name, fn); i++) {
+		const char *path = ix->defs.v[i].fi->path;
+
+		if (!ix->defs.v[i].obj && !strvec_has(paths, path))
+			vec_push(paths, xstrdup(path));
+	}
+}
+
+/* Check U's judgments against its code: which hold here (judgments.h). */
+static void check_judgments(struct unit_survey *sv, const struct unit *u,
+			    struct unit_index *ix)
+{
+	struct anchor_scope sc = { 0 };
+
+	sc.ktree = sv->ktree;
+	sc.unit = u->rel;
+	sc.defined_in = unit_defines;
+	sc.arg = ix;
+	judgments_check(&sv->judgments, u->rel, &sc);
+	anchor_scope_free(&sc);
+}
+
 static void analyze_unit(struct unit_survey *sv, struct unit *u)
 {
 	struct unit_index ix = { 0 };
 
 	index_unit(sv, u, &ix);
+	check_judgments(sv, u, &ix);
 	count_uses(u, &ix);
 	find_twins(u, &ix);
 	trace_fstypes(sv, u, &ix);
@@ -859,13 +897,37 @@ static void reason_skip(struct unit_survey *sv, const struct unit *u,
 }
 
 /*
- * U's status and the one-line reason for it.  A judged unit is skip,
- * with the judgment's reason.  A library's reason names
- * its users' status: decide_units() decides libraries last.
+ * "unreviewed: cluster (policy/judgments.tsv:31) no longer holds: WHY":
+ * a judgment that held U back, whose anchor is gone.
+ */
+static void reason_lapsed(const struct unit_survey *sv,
+			  const struct judgment *j, charvec *r)
+{
+	char *where = judgment_where(&sv->judgments, j);
+
+	add_str(r, "unreviewed: ");
+	add_str(r, j->code);
+	add_str(r, " (");
+	add_str(r, where);
+	add_str(r, ") no longer holds: ");
+	add_str(r, j->lapse);
+	add_str(r, "; the unit stays as it is until that is reviewed again");
+	free(where);
+}
+
+/*
+ * U's status and the one-line reason for it.  A unit with types none of
+ * which is freeze-capable is skip, whatever is judged of it; else a
+ * judgment that holds makes it skip, with the judgment's reason.  A
+ * library is never converted; a unit that would be eligible but for a
+ * judgment that has lapsed is kept as it is, unreviewed.  A library's
+ * reason names its users' status: decide_units() decides libraries
+ * last.
  */
 static void decide_status(struct unit_survey *sv, struct unit *u)
 {
 	const struct judgment *j = judged_unit(&sv->judgments, u->rel);
+	const struct judgment *lapsed = lapsed_unit(&sv->judgments, u->rel);
 	charvec r = { 0 };
 
 	if (u->core) {
@@ -874,25 +936,24 @@ static void decide_status(struct unit_survey *sv, struct unit *u)
 				    "VFS, not a filesystem unit");
 		return;
 	}
-	if (j)
+	if (u->types.n && !u->capable) {
 		u->status = UNIT_SKIP;
-	else if (!u->types.n)
-		u->status = UNIT_LIBRARY;
-	else if (u->capable)
-		u->status = UNIT_ELIGIBLE;
-	else
+		reason_skip(sv, u, &r);
+	} else if (j) {
 		u->status = UNIT_SKIP;
-	if (j) {
 		add_str(&r, "not eligible: ");
 		add_str(&r, j->code);
 		add_str(&r, ": ");
 		add_str(&r, j->evidence);
-	} else if (u->status == UNIT_LIBRARY) {
+	} else if (!u->types.n) {
+		u->status = UNIT_LIBRARY;
 		reason_library(u, &r);
-	} else if (u->status == UNIT_ELIGIBLE) {
-		reason_eligible(sv, u, &r);
+	} else if (lapsed) {
+		u->status = UNIT_UNREVIEWED;
+		reason_lapsed(sv, lapsed, &r);
 	} else {
-		reason_skip(sv, u, &r);
+		u->status = UNIT_ELIGIBLE;
+		reason_eligible(sv, u, &r);
 	}
 	vec_push(&r, '\0');
 	u->reason = xstrdup(r.v);
@@ -903,7 +964,8 @@ bool unit_converted(const struct unit_survey *sv, const struct unit *u)
 {
 	return u->status == UNIT_ELIGIBLE ||
 		(sv->force && (u->status == UNIT_SKIP ||
-			       u->status == UNIT_LIBRARY));
+			       u->status == UNIT_LIBRARY ||
+			       u->status == UNIT_UNREVIEWED));
 }
 
 bool unit_flags_fstype(const struct unit *u, const struct unit_fstype *t)
@@ -1003,49 +1065,118 @@ void unit_flag_position(const struct unit_survey *sv,
 	free(buf);
 }
 
-const struct judgment *unit_keeps_use(const struct unit_survey *sv,
-				      const struct unit *u,
-				      const struct file_info *fi,
-				      const struct use *us)
-{
-	const struct judgment *j;
-
-	if (us->where != WHERE_FUNC)
-		return NULL;
-	j = judged_use(&sv->judgments, u->rel, us->func, fi->path, us->line);
-	/*
-	 * kthread_freezer.cocci takes no keep list: a thread is kept whole
-	 * by the rule's own analysis, not by a judgment (yet).
-	 */
-	if (j && freezer_apis[us->api].class != API_WQ)
-		af_die(EXIT_BADINPUT, fi->path, "line %u: a use judgment "
-		       "(%s in %s()) may keep only a workqueue flag, not %s",
-		       us->line, j->code, us->func, freezer_apis[us->api].name);
-	return j;
-}
-
-const struct judgment *unit_quiesces_use(const struct unit_survey *sv,
-					 const struct unit *u,
-					 const struct file_info *fi,
-					 const struct use *us)
+/*
+ * The judgment in STATE on use US of FI: of kind WHAT on the function US
+ * is in or, for a function only threads reach, on a thread it is
+ * reached from.
+ */
+static const struct judgment *judgment_on(const struct unit_survey *sv,
+					  const struct unit *u,
+					  const struct file_info *fi,
+					  const struct use *us,
+					  enum judged_what what, bool holds)
 {
 	const char *fn = us->where == WHERE_FUNC ? us->func : NULL;
 	size_t depth = 0, k;
 
 	while (fn && depth++ < 32) {
-		const struct judgment *j = judged_quiesced(&sv->judgments,
-							   u->rel, fn,
-							   fi->path, us->line);
+		const struct judgment *j = holds ?
+			(what == JUDGED_USE ?
+			 judged_use(&sv->judgments, u->rel, fn, fi->path,
+				    us->line) :
+			 judged_quiesced(&sv->judgments, u->rel, fn, fi->path,
+					 us->line)) :
+			lapsed_at(&sv->judgments, what, u->rel, fn, fi->path,
+				  us->line);
 		const char *via = NULL;
 
 		if (j)
 			return j;
+		/* a keep judges the function the flag is in, no caller */
+		if (what == JUDGED_USE)
+			break;
 		for (k = 0; k < u->kthreads.n; k++)
 			if (!strcmp(u->kthreads.v[k], fn))
 				via = u->kthread_via.v[k];
 		fn = via;
 	}
 	return NULL;
+}
+
+/* The thread US runs in: its function, or the thread that reaches it. */
+static const char *thread_of(const struct unit *u, const struct use *us)
+{
+	const char *fn = us->func, *via = us->func;
+	size_t depth = 0, k;
+
+	while (via && depth++ < 32) {
+		fn = via;
+		via = NULL;
+		for (k = 0; k < u->kthreads.n; k++)
+			if (!strcmp(u->kthreads.v[k], fn))
+				via = u->kthread_via.v[k];
+	}
+	return fn;
+}
+
+const char *const use_judged_names[] = {
+	[USE_FREE] = "free", [USE_KEPT] = "keep",
+	[USE_QUIESCED] = "quiesced", [USE_UNREVIEWED] = "unreviewed",
+};
+
+enum use_judged unit_judges_use(const struct unit_survey *sv,
+				const struct unit *u,
+				const struct file_info *fi,
+				const struct use *us,
+				const struct judgment **j, char **why)
+{
+	bool wq = freezer_apis[us->api].class == API_WQ;
+	const struct judgment *lapsed;
+	char *where;
+
+	*why = NULL;
+	*j = NULL;
+	if (use_context(us, &u->kthread_set) != CTX_KTHREAD)
+		return USE_FREE;
+	*j = us->where == WHERE_FUNC ?
+		judged_use(&sv->judgments, u->rel, us->func, fi->path,
+			   us->line) : NULL;
+	/*
+	 * kthread_freezer.cocci takes no keep list: a thread is kept whole
+	 * by the rule's own analysis, not by a judgment (yet).
+	 */
+	if (*j && !wq)
+		af_die(EXIT_BADINPUT, fi->path, "line %u: a use judgment "
+		       "(%s in %s()) may keep only a workqueue flag, not %s",
+		       us->line, (*j)->code, us->func,
+		       freezer_apis[us->api].name);
+	if (*j)
+		return USE_KEPT;
+	*j = judgment_on(sv, u, fi, us, JUDGED_QUIESCED, true);
+	if (*j)
+		return USE_QUIESCED;
+	lapsed = judgment_on(sv, u, fi, us, JUDGED_USE, false);
+	if (!lapsed)
+		lapsed = judgment_on(sv, u, fi, us, JUDGED_QUIESCED, false);
+	if (lapsed) {
+		where = judgment_where(&sv->judgments, lapsed);
+		*why = xasprintf("the %s judgment on %s() (%s) no longer "
+				 "holds: %s", lapsed->code, lapsed->name,
+				 where, lapsed->lapse);
+		free(where);
+	} else if (us->where != WHERE_FUNC) {
+		*why = xasprintf("%s outside a function: no reviewed judgment "
+				 "says what the freeze does to its work",
+				 freezer_apis[us->api].name);
+	} else {
+		*why = xasprintf("no reviewed judgment says what the "
+				 "filesystem's freeze does to the work of %s%s() "
+				 "(%s)", wq ? "the workqueue or worker set up "
+				 "in " : "kernel thread ",
+				 wq ? us->func : thread_of(u, us),
+				 sv->judgments.path);
+	}
+	return USE_UNREVIEWED;
 }
 
 bool unit_needs_file(const struct unit *u, const struct file_info *fi)
@@ -1116,6 +1247,7 @@ void survey_free(struct unit_survey *sv)
 		}
 		vec_free(&u->types);
 		vec_free(&u->kthreads);
+		strset_free(&u->kthread_set);
 		vec_free(&u->twins);
 		vec_free(&u->kthread_via);
 		vec_free(&u->configs);
@@ -1201,7 +1333,7 @@ static int survey_args(struct unit_survey *sv, int argc, char **argv,
 		       const char *cmd, bool *json)
 {
 	struct ktree_dir kd;
-	char *why, *version;
+	char *why;
 	int arg;
 
 	memset(sv, 0, sizeof(*sv));
@@ -1216,10 +1348,8 @@ static int survey_args(struct unit_survey *sv, int argc, char **argv,
 		return EXIT_BADINPUT;
 	}
 	sv->ktree = kd.root;
-	version = ktree_version(kd.root);
-	judgments_load(&sv->judgments, sv->judgments_path, version);
-	freeze_path_read(&sv->freeze, kd.root, version);
-	free(version);
+	judgments_load(&sv->judgments, sv->judgments_path);
+	freeze_path_read(&sv->freeze, kd.root);
 	survey_units(sv, kd.dir);
 	free(kd.dir);
 	return 0;
@@ -1247,37 +1377,42 @@ int cmd_optin(int argc, char **argv)
 {
 	struct freeze_path fp;
 	struct ktree_dir kd;
-	char *why, *version;
+	int rc = ktree_only_arg("optin", argc, argv, &kd);
 
-	if (argc != 2) {
-		af_warn(NULL, "optin: usage: optin KTREE");
-		return EXIT_BADINPUT;
-	}
-	why = ktree_resolve(argv[1], ".", &kd);
-	if (why) {
-		af_warn(NULL, "%s", why);
-		free(why);
-		return EXIT_BADINPUT;
-	}
-	version = ktree_version(kd.root);
-	freeze_path_read(&fp, kd.root, version);
+	if (rc)
+		return rc;
+	freeze_path_read(&fp, kd.root);
 	print_optin(&fp);
 	freeze_path_free(&fp);
-	free(version);
-	free(kd.root);
-	free(kd.dir);
+	ktree_dir_free(&kd);
 	return flush_stdout();
 }
 
-int cmd_plan(int argc, char **argv)
+/* CMD ("plan", "judgments"): the survey of KTREE DIR, then PRINT it. */
+static int survey_cmd(int argc, char **argv, const char *cmd,
+		      void (*print)(const struct unit_survey *sv))
 {
 	struct unit_survey sv;
 	int rc;
 
-	rc = survey_args(&sv, argc, argv, "plan", NULL);
+	rc = survey_args(&sv, argc, argv, cmd, NULL);
 	if (rc)
 		return rc;
-	print_plan(&sv);
+	print(&sv);
 	survey_free(&sv);
 	return flush_stdout();
+}
+
+/*
+ * autofreeze judgments KTREE DIR: each judgment on a unit of DIR, in the
+ * file's order, and whether it holds in this tree.
+ */
+int cmd_judgments(int argc, char **argv)
+{
+	return survey_cmd(argc, argv, "judgments", print_judgments);
+}
+
+int cmd_plan(int argc, char **argv)
+{
+	return survey_cmd(argc, argv, "plan", print_plan);
 }

@@ -30,6 +30,7 @@ enum unit_status {
 	UNIT_ELIGIBLE,	/* freeze-capable: converted */
 	UNIT_SKIP,	/* has a file_system_type, not freeze-capable */
 	UNIT_LIBRARY,	/* no file_system_type: used by other units */
+	UNIT_UNREVIEWED,	/* a judgment that held it back has lapsed */
 	UNIT_CORE,	/* fs (core), the VFS itself: never converted */
 };
 
@@ -60,6 +61,7 @@ struct unit {
 	char *reason;
 	unsigned int uses[CTX_MAX], nuses;
 	strvec kthreads;	/* defined in the unit, sorted */
+	struct strset kthread_set;	/* and those defined elsewhere */
 	/* for each: NULL for a thread, else a caller (only threads reach it) */
 	VEC(const char *) kthread_via;
 	/*
@@ -82,7 +84,7 @@ struct unit_survey {
 	int jobs;
 	bool force;			/* convert skip and library units */
 	const char *judgments_path;	/* --judgments, or NULL */
-	struct judgments judgments;	/* for this tree's version */
+	struct judgments judgments;	/* checked against this tree */
 	struct freeze_path freeze;	/* how its suspend freezes a sb */
 };
 
@@ -137,24 +139,31 @@ void unit_flag_position(const struct unit_survey *sv,
 			const struct unit_fstype *t, unsigned int *line,
 			unsigned int *col);
 
-/*
- * The judgment keeping use US of FI, a file of unit U, freezable, or
- * NULL when nothing keeps it.
- */
-const struct judgment *unit_keeps_use(const struct unit_survey *sv,
-				      const struct unit *u,
-				      const struct file_info *fi,
-				      const struct use *us);
+/* What the reviewed judgments say of a use (unit_judges_use()). */
+enum use_judged {
+	USE_FREE,	/* the conversion would not take it off the freezer */
+	USE_KEPT,	/* a judgment keeps it: its work is not quiesced */
+	USE_QUIESCED,	/* a judgment says what quiesces its work */
+	USE_UNREVIEWED,	/* the conversion would take it off the freezer,
+			 * and no judgment that holds here covers it */
+};
 
 /*
- * The judgment that U's freeze quiesces the work of use US of FI, by the
- * function US is in or, for a function only threads reach, by a thread
- * it is reached from; or NULL.
+ * What the judgments say of use US of FI, a file of unit U: with
+ * USE_KEPT and USE_QUIESCED, *J is the judgment; with USE_UNREVIEWED,
+ * *WHY says what is missing (malloc'ed): the judgment written for it
+ * that lapsed here, and why, or that none is written.  A use in kernel
+ * thread context (scan.c:use_context()) needs a judgment; it is looked
+ * for on the function the use is in or, for a function only threads
+ * reach, on a thread it is reached from.
  */
-const struct judgment *unit_quiesces_use(const struct unit_survey *sv,
-					 const struct unit *u,
-					 const struct file_info *fi,
-					 const struct use *us);
+extern const char *const use_judged_names[];	/* the plan's line kinds */
+
+enum use_judged unit_judges_use(const struct unit_survey *sv,
+				const struct unit *u,
+				const struct file_info *fi,
+				const struct use *us,
+				const struct judgment **j, char **why);
 
 /*
  * Spatch must see FI, a file of converted unit U: it has a freezer use

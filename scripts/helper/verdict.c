@@ -57,7 +57,7 @@ struct plan_unit {
 	strvec files, kthreads, fstypes, fstype_files;
 	strvec twins;			/* the freezable macros renamed */
 	strvec kthread_via;		/* per kthread: a caller, or "" */
-	kept_usevec keeps, quiesced;
+	kept_usevec keeps, quiesced, unreviewed;
 	VEC(struct flagstate) flagstates;
 	char *flag;			/* report's flag line, or NULL */
 	strvec uses;			/* report's use lines */
@@ -307,7 +307,8 @@ static void plan_read(const char *path, struct plan *p)
 			vec_push(&u->fstypes, xstrdup(f[2]));
 			vec_push(&u->fstype_files, xstrdup(f[3]));
 		} else if ((!strcmp(f[0], "keep") ||
-			    !strcmp(f[0], "quiesced")) && n > 4) {
+			    !strcmp(f[0], "quiesced") ||
+			    !strcmp(f[0], "unreviewed")) && n > 4) {
 			struct kept_use k = { xstrdup(f[2]),
 					      strtol(f[3], NULL, 10),
 					      xstrdup(f[4]), NULL };
@@ -320,8 +321,10 @@ static void plan_read(const char *path, struct plan *p)
 			k.evidence = colon + 2;
 			if (f[0][0] == 'k')
 				vec_push(&u->keeps, k);
-			else
+			else if (f[0][0] == 'q')
 				vec_push(&u->quiesced, k);
+			else
+				vec_push(&u->unreviewed, k);
 		}
 	}
 	vec_free(&lines);
@@ -362,6 +365,7 @@ static void plan_free(struct plan *p)
 		strvec_free(&u->fstype_files);
 		kept_uses_free(&u->keeps);
 		kept_uses_free(&u->quiesced);
+		kept_uses_free(&u->unreviewed);
 		for (k = 0; k < u->flagstates.n; k++) {
 			struct flagstate *fs = &u->flagstates.v[k];
 
@@ -512,13 +516,22 @@ static const struct kept_use *unit_quiesced(const struct plan_unit *u,
 	return judged_line(u->quiesced.v, u->quiesced.n, s);
 }
 
+/* The plan's unreviewed line for use S of unit U, or NULL. */
+static const struct kept_use *unit_unreviewed(const struct plan_unit *u,
+					      const struct scanned_use *s)
+{
+	return judged_line(u->unreviewed.v, u->unreviewed.n, s);
+}
+
 /*
  * Whether converted unit U's types get the flag, now that the removal
- * rules have run: only when no use is left in kernel-thread context
- * (scan says kthread, or it is in one of the unit's thread functions)
- * in its converted files, and it has a type to flag.  A use a judgment
- * keeps does not count: its evidence says its work never waits for the
- * freeze, so it can freeze with the tasks.  All or nothing:
+ * rules have run: only when no use the conversion takes off the freezer
+ * is unreviewed (no judgment that holds here says what quiesces its
+ * work), no use is left in kernel-thread context (scan says kthread, or
+ * it is in one of the unit's thread functions) in its converted files,
+ * and it has a type to flag.  A use a judgment keeps does not count:
+ * its evidence says its work never waits for the freeze, so it can
+ * freeze with the tasks.  All or nothing:
  * a unit that gets no flag is left whole ("noflag"), unless the plan
  * was made with --force ("forced": converted, and nothing freezes it).
  * Prints "flag UNIT TYPES", "noflag UNIT REASON" or "forced UNIT
@@ -536,6 +549,19 @@ static void unit_flag_verdict(const struct plan *p, const struct plan_unit *u,
 		return;
 	}
 
+	if (u->unreviewed.n) {
+		fprintf(out, "%s\t%s\tunreviewed: %zu use%s the conversion "
+			"would take off the freezer, and no reviewed judgment "
+			"holds here for %s: ", verdict, u->name,
+			u->unreviewed.n, u->unreviewed.n > 1 ? "s" : "",
+			u->unreviewed.n > 1 ? "them" : "it");
+		for (i = 0; i < u->unreviewed.n && i < 3; i++)
+			fprintf(out, "%s%s:%ld", i ? ", " : "",
+				u->unreviewed.v[i].file,
+				u->unreviewed.v[i].line);
+		fputs(i < u->unreviewed.n ? ", ...\n" : "\n", out);
+		return;
+	}
 	for (i = 0; i < uses->n && left < 3; i++) {
 		const struct scanned_use *s = &uses->v[i];
 
@@ -767,7 +793,8 @@ static void use_verdict(struct verdict_inputs *in,
 		return;
 	}
 	if (!u->converted) {
-		set_verdict(v, "kept", "unit-not-converted",
+		set_verdict(v, "kept", strcmp(u->status, "unreviewed") ?
+			    "unit-not-converted" : "unreviewed",
 			    xasprintf("unit not converted: %s", u->reason));
 		return;
 	}
@@ -778,7 +805,17 @@ static void use_verdict(struct verdict_inputs *in,
 		free(v->why);
 		v->why = why;
 	}
-	if (!u->whole || strcmp(v->status, "converted"))
+	if (!u->whole)
+		return;
+	q = unit_unreviewed(u, s);
+	if (q) {
+		free(v->why);
+		set_verdict(v, "kept", "unreviewed",
+			    xasprintf("%s in %s(): unreviewed: %s", s->api,
+				      s->fn, q->evidence));
+		return;
+	}
+	if (strcmp(v->status, "converted"))
 		return;
 	/* all or nothing: the unit gets no flag, so it stays as it is */
 	why = xasprintf("unit left whole, it gets no %s: would convert (%s)",
@@ -1243,6 +1280,7 @@ static size_t check_findings(struct verdict_inputs *in, bool json)
 	for (i = 0; i < in->uses.n; i++) {
 		const struct scanned_use *s = &in->uses.v[i];
 		struct plan_unit *u = plan_find(p, unit_of_path(p, s->at.file));
+		const struct kept_use *q;
 		struct use_verdict v;
 		struct finding f;
 
@@ -1251,7 +1289,14 @@ static size_t check_findings(struct verdict_inputs *in, bool json)
 		use_verdict_as_run(in, u, s, &v);
 		f = (struct finding){ s->at.file, s->at.col, u->name, v.code,
 				      s->at.line, NULL };
-		if (!strcmp(v.status, "converted"))
+		q = unit_unreviewed(u, s);
+		if (q) {
+			f.code = "unreviewed";
+			f.msg = xasprintf("%s in %s(): %s carries %s, yet this "
+					  "is still here, and %s: review it "
+					  "first", s->api, s->fn, u->name,
+					  flag, q->evidence);
+		} else if (!strcmp(v.status, "converted"))
 			f.msg = xasprintf("%s %s: %s carries %s, yet this is "
 					  "still here: cocci/%s.cocci would "
 					  "remove it (make apply DIR=%s)",

@@ -8,7 +8,7 @@
 # helper; KTREE is only read.
 #
 # usage: convert.sh KTREE DIR OUT    (environment: FORCE=1, J=N, REPORT=1,
-#                                    CHECK=1 [TOUCHED=FILE])
+#                                    CHECK=1 [TOUCHED=FILE], JUDGMENTS=FILE)
 #
 # CHECK=1 is check-tree's analysis: only the units "autofreeze check
 # --select" picks (those with a type that carries the opt-in flag; with
@@ -54,7 +54,8 @@ force=
 [ "${FORCE:-}" = 1 ] && force=--force
 # The helper's refusals are the driver's: one line, its exit status.
 rc=0
-"$AF" plan $force "$KTREE" "$DIR" >"$out/plan" 2>"$out/plan.err" || rc=$?
+"$AF" plan $force ${JUDGMENTS:+--judgments "$JUDGMENTS"} "$KTREE" "$DIR" \
+	>"$out/plan" 2>"$out/plan.err" || rc=$?
 sed "s/^autofreeze: /$prog: /" "$out/plan.err" >&2
 [ $rc -eq 0 ] || exit $rc
 

@@ -2,7 +2,8 @@
 /*
  * unit-tests.c - C unit tests of the autofreeze helper: the lexer, the
  * per-file analysis (uses, enclosing functions, thread functions,
- * file_system_types) and the cheap prefilter.  Built by "make
+ * file_system_types), the cheap prefilter, the suspend freeze, the
+ * judgments' anchors and citations, and a series applied in memory.  Built by "make
  * helper-unit" (and, with sanitizers, by "make helper-san"); run by
  * tests/t30-helper.sh.  Prints TAP-like "ok N - what" lines and exits
  * non-zero when a check failed.
@@ -11,11 +12,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analyze.h"
+#include "anchor.h"
 #include "api.h"
 #include "freezepath.h"
 #include "lex.h"
+#include "patchfit.h"
 #include "scan.h"
 #include "util.h"
 
@@ -599,6 +603,133 @@ static void test_freeze_path(void)
 		  "none", "a declaration is not the function");
 }
 
+/* anchor_parse() of S: "op fn what file", or "bad". */
+static const char *anchor_of(const char *s)
+{
+	static const char *const ops[] = {
+		[ANCHOR_DEFINED] = "defined", [ANCHOR_CALLS] = "calls",
+		[ANCHOR_REACHES] = "reaches", [ANCHOR_NOT_CALLS] = "!calls",
+		[ANCHOR_HAS] = "has", [ANCHOR_NOT_HAS] = "!has",
+	};
+	static char out[256];
+	struct anchor a;
+	char *why = anchor_parse(s, strlen(s), &a);
+
+	if (why) {
+		free(why);
+		return "bad";
+	}
+	snprintf(out, sizeof(out), "%s %s %s %s", ops[a.op], a.fn,
+		 a.what ? a.what : "-", a.file ? a.file : "-");
+	anchor_free(&a);
+	return out;
+}
+
+static void test_anchors(void)
+{
+	static const char *const bad[] = {
+		"", "*", "f", "f() calls g()", "f() -> ", "f() -> g",
+		"f() => \"x\"", "f() -> \"\"", "f() -> g*x()", ":f()",
+		"a b() -> c()", "1f()",
+	};
+	static const char *const bad_evidence[] = {
+		"e {f()", "e }", "e {f() !-> g()}", "e {f() .. }", "e {}",
+	};
+	char *why;
+	size_t i;
+
+	check_str(anchor_of("f()"), "defined f - -", "anchor: F()");
+	check_str(anchor_of("  f() -> g()  "), "calls f g -", "anchor: F() -> G()");
+	check_str(anchor_of("f() => g()"), "reaches f g -", "anchor: F() => G()");
+	check_str(anchor_of("f() !-> g_*()"), "!calls f g_* -",
+		  "anchor: F() !-> G*()");
+	check_str(anchor_of("f() -> \"a->b = c;\""), "has f a->b = c; -",
+		  "anchor: F() -> \"C TEXT\"");
+	check_str(anchor_of("f() !-> \"x\""), "!has f x -", "anchor: F() !-> \"C TEXT\"");
+	check_str(anchor_of("fs/super.c:freeze_super() -> sb_wait_write()"),
+		  "calls freeze_super sb_wait_write fs/super.c",
+		  "anchor: PATH:F()");
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		check_str(anchor_of(bad[i]), "bad", bad[i]);
+	why = evidence_parse("a {f()}, {:f() -> g()} and {f() -> g() .. f() -> \"h\"}");
+	check(!why, "evidence: citations parse");
+	free(why);
+	for (i = 0; i < ARRAY_SIZE(bad_evidence); i++) {
+		why = evidence_parse(bad_evidence[i]);
+		check(why != NULL, "evidence refused: %s", bad_evidence[i]);
+		free(why);
+	}
+}
+
+/* Write TEXT to DIR/NAME. */
+static void put(const char *dir, const char *name, const char *text)
+{
+	char *path = path_join(dir, name);
+	FILE *f = fopen(path, "w");
+
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+	free(path);
+}
+
+static void test_patch_fit(void)
+{
+	char dir[] = "/tmp/af-unit.XXXXXX", *p1, *p2, *p3, *why;
+	char *patches[2];
+
+	if (!mkdtemp(dir)) {
+		check(0, "mkdtemp");
+		return;
+	}
+	put(dir, "a.c", "0\n1\n2\n3\n4\n5\n6\n");
+	/* at its line, then 2 lines off; the second patch sees the first */
+	put(dir, "p1.patch", "From x\n---\n"
+	    "--- a/a.c\n+++ b/a.c\n@@ -1,2 +1,3 @@\n 0\n+x\n 1\n"
+	    "@@ -2,2 +3,2 @@\n 3\n-4\n+y\n-- \n2.39\n");
+	put(dir, "p2.patch", "--- a/a.c\n+++ b/a.c\n@@ -1,3 +1,3 @@\n 0\n-x\n+z\n 1\n"
+	    "--- /dev/null\n+++ b/new.c\n@@ -0,0 +1 @@\n+n\n");
+	put(dir, "p3.patch", "--- a/a.c\n+++ b/a.c\n@@ -5,2 +5,2 @@\n 4\n-5\n+w\n");
+	p1 = path_join(dir, "p1.patch");
+	p2 = path_join(dir, "p2.patch");
+	p3 = path_join(dir, "p3.patch");
+	patches[0] = p1;
+	patches[1] = p2;
+	why = patch_series_fits(dir, patches, 2, false);
+	check(!why, "patch: hunks at their line and at an offset, in order, a new file");
+	free(why);
+	patches[0] = p2;
+	why = patch_series_fits(dir, patches, 1, false);
+	check_str(why ? why : "", "p2.patch: a.c: hunk 1 (line 1) does not apply",
+		  "patch: a hunk whose context is not there, named");
+	free(why);
+	patches[0] = p1;
+	patches[1] = p3;
+	why = patch_series_fits(dir, patches, 2, false);
+	check_str(why ? why : "", "p3.patch: a.c: hunk 1 (line 5) does not apply",
+		  "patch: a line the series before it removed");
+	free(why);
+	patches[0] = p1;
+	why = patch_series_fits(dir, patches, 1, true);
+	check(why != NULL, "patch: a series that is not in does not come out");
+	free(why);
+	put(dir, "a.c", "0\nx\n1\n2\n3\ny\n5\n6\n");
+	why = patch_series_fits(dir, patches, 1, true);
+	check(!why, "patch: a series that is in comes out in reverse");
+	free(why);
+	unlink(p1);
+	unlink(p2);
+	unlink(p3);
+	free(p1);
+	free(p2);
+	free(p3);
+	p1 = path_join(dir, "a.c");
+	unlink(p1);
+	free(p1);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	test_lexer();
@@ -607,6 +738,8 @@ int main(void)
 	test_objects();
 	test_prefilter();
 	test_freeze_path();
+	test_anchors();
+	test_patch_fit();
 	printf("# %d checks, %d failed\n", checks, failed);
 	return failed ? 1 : 0;
 }

@@ -14,6 +14,11 @@ cont_thread:
 		try_to_freeze();
 		if (kthread_should_stop())
 			goto exit_thread;
+		if (sb_start_write_trylock(elr->lr_super)) {
+			progress = 1;
+			err = ext4_run_li_request(elr);
+			sb_end_write(elr->lr_super);
+		}
 		schedule_timeout_interruptible(next_wakeup - jiffies);
 	}
 exit_thread:

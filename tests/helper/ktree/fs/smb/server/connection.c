@@ -6,6 +6,9 @@ int ksmbd_conn_handler_loop(void *p)
 	while (ksmbd_conn_alive(conn)) {
 		if (try_to_freeze())
 			continue;
+
+		if (default_conn_ops.process_fn(conn))
+			break;
 	}
 	return 0;
 }
