@@ -414,6 +414,48 @@ test_expect_success "a block-backed type whose mount creates no superblock is no
 	! grep -q "test_type" out
 '
 
+# gfs2meta_fs_type (6.12, 7.3): its init_fs_context calls gfs2's, then
+# puts its own ops in place, whose get_tree only finds gfs2's superblock
+# (sget_fc() with a set callback that always fails).
+test_expect_success "a type whose fs_context get_tree only finds another type's superblock owns none" '
+	cp -r "$H/ktree" mt &&
+	mkdir mt/fs/gfs2 &&
+	echo "obj-y += ops_fstype.o" >mt/fs/gfs2/Makefile &&
+	printf "%s\n" "static const struct super_operations gfs2_super_ops = {" \
+		"	.freeze_fs = gfs2_freeze_fs," "};" \
+		"static int gfs2_fill_super(struct super_block *sb, struct fs_context *fc)" \
+		"{ sb->s_op = &gfs2_super_ops; return 0; }" \
+		"static int gfs2_get_tree(struct fs_context *fc)" \
+		"{ return get_tree_bdev(fc, gfs2_fill_super); }" \
+		"static const struct fs_context_operations gfs2_context_ops = {" \
+		"	.get_tree = gfs2_get_tree," "};" \
+		"int gfs2_init_fs_context(struct fs_context *fc)" \
+		"{ fc->ops = &gfs2_context_ops; return 0; }" \
+		"static int set_meta_super(struct super_block *s, struct fs_context *fc)" \
+		"{" "	return -EINVAL;" "}" \
+		"static int gfs2_meta_get_tree(struct fs_context *fc)" \
+		"{ s = sget_fc(fc, test_meta_super, set_meta_super); return 0; }" \
+		"static const struct fs_context_operations gfs2_meta_context_ops = {" \
+		"	.get_tree = gfs2_meta_get_tree," "};" \
+		"static int gfs2_meta_init_fs_context(struct fs_context *fc)" \
+		"{" "	int ret = gfs2_init_fs_context(fc);" "	fc->ops = &gfs2_meta_context_ops;" "	return ret;" "}" \
+		"struct file_system_type gfs2_fs_type = {" \
+		"	.init_fs_context = gfs2_init_fs_context," "	.fs_flags = FS_REQUIRES_DEV," "};" \
+		"struct file_system_type gfs2meta_fs_type = {" \
+		"	.init_fs_context = gfs2_meta_init_fs_context," "	.fs_flags = FS_REQUIRES_DEV," "};" \
+		>mt/fs/gfs2/ops_fstype.c &&
+	"$AF" plan --judgments /dev/null mt fs/gfs2 >out &&
+	grep -qx "fstype	fs/gfs2	gfs2_fs_type	fs/gfs2/ops_fstype.c" out &&
+	! grep -q "^fstype	fs/gfs2	gfs2meta_fs_type" out &&
+	grep -q "^unit	fs/gfs2	eligible	.*; gfs2meta_fs_type not flagged: no-superblock: gfs2meta_fs_type.s mount reaches no call that creates a superblock; gfs2_fs_type.s calls get_tree_bdev()\$" out &&
+	sed -i "s/	return -EINVAL;/	return set_anon_super(s, NULL);/" mt/fs/gfs2/ops_fstype.c &&
+	"$AF" plan --judgments /dev/null mt fs/gfs2 >out &&
+	grep -qx "fstype	fs/gfs2	gfs2meta_fs_type	fs/gfs2/ops_fstype.c" out &&
+	sed -i "s/	return set_anon_super(s, NULL);/	return -EINVAL;/; s/	fc->ops = &gfs2_meta_context_ops;/	fc->s_fs_info = NULL;/" mt/fs/gfs2/ops_fstype.c &&
+	"$AF" plan --judgments /dev/null mt fs/gfs2 >out &&
+	grep -qx "fstype	fs/gfs2	gfs2meta_fs_type	fs/gfs2/ops_fstype.c" out
+'
+
 test_expect_success "judgments: a bad file is one line naming it, exit 2" '
 	test_exit_code 2 "$AF" plan --judgments nope.tsv "$H/ktree" fs 2>err &&
 	test_line_count err 1 && grep -q "^autofreeze: nope.tsv: No such file" err &&

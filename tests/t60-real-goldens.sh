@@ -104,6 +104,18 @@ print(\"%d converted, %d kept, %d manual\" % (t[\"converted\"], t[\"kept\"], t[\
 	'
 done
 
+# gfs2meta_fs_type mounts gfs2's superblock, it owns none: the trace of
+# its fs_context sees that by itself, with no judgment to help.
+test_expect_success KTREE_6_12,KTREE_7_3 "6.12, 7.3 with no judgment: gfs2 would flag gfs2_fs_type, never gfs2meta_fs_type" '
+	for v in 6.12 7.3; do
+		"$TOP"/scripts/autofreeze plan --judgments /dev/null \
+			"$TOP"/build/linux-source-$v fs/gfs2 >gfs2.$v &&
+		grep "^fstype	" gfs2.$v >types.$v &&
+		printf "fstype\tfs/gfs2\tgfs2_fs_type\tfs/gfs2/ops_fstype.c\n" | test_cmp - types.$v &&
+		grep -q "gfs2meta_fs_type not flagged: no-superblock: gfs2meta_fs_type.s mount reaches no call that creates a superblock" gfs2.$v || return 1
+	done
+'
+
 # Every judgment holds on a tree it was reviewed on: none is stale.
 test_expect_success KTREE_6_1,KTREE_6_12,KTREE_7_3 "every judgment of policy/judgments.tsv holds on one of the Debian trees" '
 	for v in 6.1 6.12 7.3; do

@@ -17,6 +17,8 @@
 #include <string.h>
 
 #include "api.h"
+#include "cdef.h"
+#include "lex.h"
 #include "output.h"
 #include "scan.h"
 #include "ktree.h"
@@ -281,18 +283,17 @@ static bool file_has_sop(const struct file_info *fi, const char *name)
 }
 
 /*
- * Walk, breadth first, the definitions that file_system_type FT's
- * initializer in FI names, and those they name in turn, calling VISIT on
- * each until it returns true.  A definition FOLLOW refuses is neither
- * visited nor followed.  The one walk trace_sops() and trace_superblock()
- * share.
+ * Walk, breadth first, the definitions named FROM[0..NFROM), and those
+ * they name in turn, calling VISIT on each until it returns true.  A
+ * definition FOLLOW refuses is neither visited nor followed.  The one
+ * walk trace_sops() and trace_superblock() share; walk_from_fstype()
+ * starts it from what file_system_type FT's initializer in FI names.
  */
-static void walk_from_fstype(const struct unit_index *ix,
-			     const struct file_info *fi,
-			     const struct fstype *ft,
-			     bool (*follow)(const struct named_def *e),
-			     bool (*visit)(const struct named_def *e, void *arg),
-			     void *arg)
+static void walk_from(const struct unit_index *ix, const char *const *from,
+		      size_t nfrom,
+		      bool (*follow)(const struct named_def *e),
+		      bool (*visit)(const struct named_def *e, void *arg),
+		      void *arg)
 {
 	const struct named_def *defs = ix->defs.v;
 	size_t ndefs = ix->defs.n, i, head = 0;
@@ -300,15 +301,8 @@ static void walk_from_fstype(const struct unit_index *ix,
 	struct strset visited = { 0 };
 	bool done = false;
 
-	for (i = 0; i < fi->objs.n; i++) {
-		const struct definition *d = &fi->objs.v[i];
-		size_t k;
-
-		if (strcmp(d->name, ft->name))
-			continue;
-		for (k = 0; k < d->refs.n; k++)
-			vec_push(&queue, d->refs.v[k]);
-	}
+	for (i = 0; i < nfrom; i++)
+		vec_push(&queue, from[i]);
 	while (!done && head < queue.n && strset_size(&visited) < 20000) {
 		const char *name = queue.v[head++];
 		struct named_def key = { 0 };
@@ -334,6 +328,21 @@ static void walk_from_fstype(const struct unit_index *ix,
 	}
 	vec_free(&queue);
 	strset_free(&visited);
+}
+
+static void walk_from_fstype(const struct unit_index *ix,
+			     const struct file_info *fi,
+			     const struct fstype *ft,
+			     bool (*follow)(const struct named_def *e),
+			     bool (*visit)(const struct named_def *e, void *arg),
+			     void *arg)
+{
+	size_t i;
+
+	for (i = 0; i < fi->objs.n; i++)
+		if (!strcmp(fi->objs.v[i].name, ft->name))
+			walk_from(ix, (const char *const *)fi->objs.v[i].refs.v,
+				  fi->objs.v[i].refs.n, follow, visit, arg);
 }
 
 /* Another type's mount (6.1 btrfs) is followed; a super_operations not. */
@@ -401,14 +410,203 @@ static bool follow_to_superblock(const struct named_def *e)
 	return !(e->obj && file_has_fstype(e->fi, e->name));
 }
 
+/* A text of the unit, read and lexed for one question. */
+struct lexed {
+	char *buf;
+	struct token *t;
+	size_t n;
+};
+
+/* The file of the unit that defines NAME (an object with OBJ), lexed. */
+static bool lex_definer(const struct unit_index *ix, const char *name,
+			bool obj, struct lexed *lx)
+{
+	struct named_def key = { name, NULL, NULL, false };
+	const struct named_def *e = xbsearch(&key, ix->defs.v, ix->defs.n,
+					     sizeof(key), cmp_named_def);
+	size_t len = 0, cap = 0, tcap = 0;
+
+	memset(lx, 0, sizeof(*lx));
+	while (e && e > ix->defs.v && !strcmp(e[-1].name, name))
+		e--;
+	for (; e && e < ix->defs.v + ix->defs.n && !strcmp(e->name, name); e++)
+		if (e->obj == obj)
+			break;
+	if (!e || e == ix->defs.v + ix->defs.n || strcmp(e->name, name) ||
+	    read_file(e->fi->path, &lx->buf, &len, &cap, NULL, NULL))
+		return false;
+	lx->n = lex_all(lx->buf, len, &lx->t, &tcap);
+	return true;
+}
+
+static void lexed_free(struct lexed *lx)
+{
+	free(lx->buf);
+	free(lx->t);
+}
+
+/*
+ * Function NAME of the unit does nothing but fail: its body is "return
+ * -ERRNO;" (gfs2's set_meta_super()).
+ */
+static bool fails_always(const struct unit_index *ix, const char *name)
+{
+	struct lexed lx;
+	size_t at, b, e;
+	bool fails = false;
+
+	if (!lex_definer(ix, name, false, &lx))
+		return false;
+	if (cdef_find(lx.buf, lx.t, lx.n, name, 0, &at, &b, &e))
+		fails = e - b == 4 && tok_is(lx.buf, &lx.t[b], "return") &&
+			tok_punct(&lx.t[b + 1], P1('-')) &&
+			lx.t[b + 2].kind == TK_IDENT &&
+			lx.buf[lx.t[b + 2].start] == 'E' &&
+			tok_punct(&lx.t[b + 3], P1(';'));
+	lexed_free(&lx);
+	return fails;
+}
+
+/*
+ * In initializer OBJ of the unit ("NAME = { ... }"), the identifier
+ * given to FIELD (".get_tree = X"), malloc'ed, or NULL.
+ */
+static char *initializer_field(const struct unit_index *ix, const char *obj,
+			       const char *field)
+{
+	struct lexed lx;
+	char name[128], *r = NULL;
+	size_t i, k, close;
+
+	if (!lex_definer(ix, obj, true, &lx))
+		return NULL;
+	for (i = 0; i + 2 < lx.n && !r; i++) {
+		if (!tok_is(lx.buf, &lx.t[i], obj) ||
+		    !tok_punct(&lx.t[i + 1], P1('=')) ||
+		    !tok_punct(&lx.t[i + 2], P1('{')))
+			continue;
+		close = cdef_closing(lx.t, i + 2, lx.n);
+		for (k = i + 3; k + 3 < close && !r; k++)
+			if (tok_punct(&lx.t[k], P1('.')) &&
+			    tok_is(lx.buf, &lx.t[k + 1], field) &&
+			    tok_punct(&lx.t[k + 2], P1('=')) &&
+			    lx.t[k + 3].kind == TK_IDENT) {
+				tok_text(lx.buf, &lx.t[k + 3], name,
+					 sizeof(name));
+				r = xstrdup(name);
+			}
+	}
+	lexed_free(&lx);
+	return r;
+}
+
+/*
+ * The fs_context_operations function FN of the unit leaves in place: the
+ * last "->ops = &OPS" in its body, counting those of the unit's
+ * functions it calls at the point of the call; malloc'ed, or NULL.
+ */
+static char *context_ops(const struct unit_index *ix, const char *fn,
+			 int depth)
+{
+	struct lexed lx;
+	char name[128], *last = NULL, *r;
+	size_t at, b, e, i;
+
+	if (depth > 4 || !lex_definer(ix, fn, false, &lx))
+		return NULL;
+	if (cdef_find(lx.buf, lx.t, lx.n, fn, 0, &at, &b, &e)) {
+		for (i = b; i < e; i++) {
+			if (i + 4 < e && tok_punct(&lx.t[i], P2('-', '>')) &&
+			    tok_is(lx.buf, &lx.t[i + 1], "ops") &&
+			    tok_punct(&lx.t[i + 2], P1('=')) &&
+			    tok_punct(&lx.t[i + 3], P1('&')) &&
+			    lx.t[i + 4].kind == TK_IDENT) {
+				tok_text(lx.buf, &lx.t[i + 4], name,
+					 sizeof(name));
+				free(last);
+				last = xstrdup(name);
+			} else if (lx.t[i].kind == TK_IDENT && i + 1 < e &&
+				   tok_punct(&lx.t[i + 1], P1('(')) &&
+				   !(i > b && (tok_punct(&lx.t[i - 1], P1('.')) ||
+					       tok_punct(&lx.t[i - 1],
+							 P2('-', '>'))))) {
+				tok_text(lx.buf, &lx.t[i], name, sizeof(name));
+				r = strcmp(name, fn) ?
+					context_ops(ix, name, depth + 1) : NULL;
+				if (r) {
+					free(last);
+					last = r;
+				}
+			}
+		}
+	}
+	lexed_free(&lx);
+	return last;
+}
+
+/*
+ * The get_tree a mount of FT runs, where the type sets up an fs_context:
+ * .get_tree of the fs_context_operations its .init_fs_context leaves
+ * in place (gfs2meta_fs_type's gfs2_meta_init_fs_context() calls
+ * gfs2_init_fs_context(), then puts gfs2_meta_context_ops in place of
+ * what that installed).  NULL when that cannot be read.
+ */
+static char *context_get_tree(const struct unit_index *ix,
+			      const struct fstype *ft)
+{
+	char *init = initializer_field(ix, ft->name, "init_fs_context");
+	char *ops = init ? context_ops(ix, init, 0) : NULL;
+	char *get_tree = ops ? initializer_field(ix, ops, "get_tree") : NULL;
+
+	free(init);
+	free(ops);
+	return get_tree;
+}
+
+/*
+ * D's call of CALL creates or finds a superblock, unless it is an sget()
+ * whose set callback always fails: that one only finds another type's
+ * (gfs2meta_fs_type's sget_fc(fc, test_meta_super, set_meta_super)).
+ */
+static bool call_creates_superblock(const struct unit_index *ix,
+				    const struct definition *d,
+				    const char *call)
+{
+	/* the sget()s, and the argument that is their set callback */
+	static const struct {
+		const char *name;
+		unsigned short set;
+	} sgets[] = { { "sget", 2 }, { "sget_fc", 2 } };
+	size_t i, k;
+
+	if (!creates_superblock(call))
+		return false;
+	for (i = 0; i < ARRAY_SIZE(sgets); i++) {
+		if (strcmp(call, sgets[i].name))
+			continue;
+		for (k = 0; k < d->vargs.n; k++)
+			if (!strcmp(d->vargs.v[k].callee, call) &&
+			    d->vargs.v[k].pos == sgets[i].set &&
+			    fails_always(ix, d->vargs.v[k].name))
+				return false;
+	}
+	return true;
+}
+
+/* What superblock_call() is given: the unit, and where the hit goes. */
+struct superblock_walk {
+	const struct unit_index *ix;
+	const char *hit;
+};
+
 static bool superblock_call(const struct named_def *e, void *arg)
 {
-	const char **hit = arg;
+	struct superblock_walk *w = arg;
 	size_t k;
 
 	for (k = 0; k < e->d->calls.n; k++)
-		if (creates_superblock(e->d->calls.v[k])) {
-			*hit = e->d->calls.v[k];
+		if (call_creates_superblock(w->ix, e->d, e->d->calls.v[k])) {
+			w->hit = e->d->calls.v[k];
 			return true;
 		}
 	return false;
@@ -416,10 +614,12 @@ static bool superblock_call(const struct named_def *e, void *arg)
 
 /*
  * Whether file_system_type FT's mount reaches a call that creates its
- * superblocks (sget(), get_tree_bdev(), mount_bdev(), ...): the functions
- * and initializers its initializer names, and theirs, but not another
+ * superblocks (sget(), get_tree_bdev(), mount_bdev(), ...): from the
+ * get_tree its fs_context ends up with (context_get_tree()), else from
+ * the functions and initializers its initializer names, and theirs, but not another
  * file_system_type (6.1 btrfs_fs_type mounts through btrfs_root_fs_type,
- * whose superblocks they are); or a call anywhere in the unit that names
+ * whose superblocks they are; nor an sget() that can only find one,
+ * call_creates_superblock()); or a call anywhere in the unit that names
  * FT (sget(&mbt_fs_type, ...) in ext4's mballoc test).  The first such
  * call, or NULL.
  */
@@ -427,11 +627,19 @@ static const char *trace_superblock(const struct unit_index *ix,
 				    const struct file_info *fi,
 				    const struct fstype *ft)
 {
-	const char *hit = NULL;
+	struct superblock_walk w = { ix, NULL };
+	char *get_tree = context_get_tree(ix, ft);
+	const char *hit;
 	size_t i, j, k;
 
-	walk_from_fstype(ix, fi, ft, follow_to_superblock, superblock_call,
-			 &hit);
+	if (get_tree)
+		walk_from(ix, (const char *const *)&get_tree, 1,
+			  follow_to_superblock, superblock_call, &w);
+	else
+		walk_from_fstype(ix, fi, ft, follow_to_superblock,
+				 superblock_call, &w);
+	free(get_tree);
+	hit = w.hit;
 	for (i = 0; i < ix->files.n && !hit; i++) {
 		const struct file_info *f = ix->files.v[i];
 
@@ -866,6 +1074,10 @@ static void reason_skip(struct unit_survey *sv, const struct unit *u,
 			"file_system_type");
 		return;
 	}
+	if (super_op_missed(sv, u, r)) {
+		reason_judged_types(u, r);
+		return;
+	}
 	for (i = 0; i < u->types.n; i++) {
 		if (u->types.v[i].judged) {
 			add_str(r, "not freeze-capable");
@@ -873,8 +1085,6 @@ static void reason_skip(struct unit_survey *sv, const struct unit *u,
 			return;
 		}
 	}
-	if (super_op_missed(sv, u, r))
-		return;
 	add_str(r, "not freeze-capable: no .freeze_fs/.freeze_super (");
 	for (i = 0, j = 0; i < u->types.n; i++) {
 		const struct unit_fstype *t = &u->types.v[i];
