@@ -297,20 +297,27 @@ test_expect_success "judgments: anchors reach through the unit's calls, look in 
 	grep -qx "j.tsv:1: fs/xfs: quiesced on xfsaild(): lapsed: xfsaild() !-> try_to_\*(): xfsaild() (xfs_trans_ail.c:6) calls try_to_freeze() (xfs_trans_ail.c:26)" out
 '
 
+# unit_tree DEST UNIT FILE LINE...: the test tree copied to DEST, with
+# a unit UNIT of one file FILE, whose lines are LINE...
+unit_tree()
+{
+	local dest=$1 unit=$2 file=$3
+	shift 3
+	cp -r "$H/ktree" "$dest" && mkdir "$dest/$unit" &&
+	echo "obj-y += ${file%.c}.o" >"$dest/$unit/Makefile" &&
+	printf "%s\n" "$@" >"$dest/$unit/$file"
+}
+
 # A gfs2-like type: block-backed, .freeze_super and no .freeze_fs.  The
 # tree's fs/super.c tells which suspend freeze it has: the 6.1 series'
 # (the VFS freeze_super() only), the 6.12 series' (->freeze_super too),
 # or none; its version number tells nothing.
 test_expect_success "the suspend freeze is read from the tree's code: ->freeze_super or not" '
-	cp -r "$H/ktree" fp &&
-	mkdir fp/fs/gfs2 &&
-	echo "obj-y += super.o" >fp/fs/gfs2/Makefile &&
-	printf "%s\n" "static const struct super_operations gfs2_super_ops = {" \
+	unit_tree fp fs/gfs2 super.c "static const struct super_operations gfs2_super_ops = {" \
 		"	.freeze_super = gfs2_freeze_super," "};" \
 		"static int fill(struct super_block *sb) { sb->s_op = &gfs2_super_ops; }" \
 		"struct file_system_type gfs2_fs_type = {" \
-		"	.fs_flags = FS_REQUIRES_DEV," "	.mount = fill," "};" \
-		>fp/fs/gfs2/super.c &&
+		"	.fs_flags = FS_REQUIRES_DEV," "	.mount = fill," "};" &&
 	"$AF" plan --judgments /dev/null fp fs/gfs2 >out &&
 	grep -qx "unit	fs/gfs2	skip	not freeze-capable: the suspend freeze, fs_suspend_freeze_sb() (fs/super.c), calls only the VFS freeze_super(), which calls .freeze_fs, and gfs2_super_ops has .freeze_super alone" out &&
 	"$AF" plan --judgments /dev/null fp fs/xfs >out &&
@@ -391,10 +398,7 @@ done
 # 6.1 btrfs: btrfs_fs_type mounts through btrfs_root_fs_type, whose
 # btrfs_mount_root() calls sget(): only the second owns superblocks.
 test_expect_success "a block-backed type whose mount creates no superblock is not flagged" '
-	cp -r "$H/ktree" sb &&
-	mkdir sb/fs/btrfs &&
-	echo "obj-y += super.o" >sb/fs/btrfs/Makefile &&
-	printf "%s\n" "static const struct super_operations btrfs_super_ops = {" \
+	unit_tree sb fs/btrfs super.c "static const struct super_operations btrfs_super_ops = {" \
 		"	.freeze_fs = btrfs_freeze," "};" \
 		"static int fill(struct super_block *sb) { sb->s_op = &btrfs_super_ops; }" \
 		"static struct dentry *mount_root(struct file_system_type *t)" \
@@ -405,8 +409,7 @@ test_expect_success "a block-backed type whose mount creates no superblock is no
 		"{ return vfs_kern_mount(&btrfs_root_fs_type, 0, NULL, NULL); }" \
 		"static struct file_system_type btrfs_fs_type = {" \
 		"	.mount = btrfs_mount," "	.fs_flags = FS_REQUIRES_DEV," "};" \
-		"static struct file_system_type test_type = {" "	.name = \"t\"," "};" \
-		>sb/fs/btrfs/super.c &&
+		"static struct file_system_type test_type = {" "	.name = \"t\"," "};" &&
 	"$AF" plan --judgments /dev/null sb fs/btrfs >out &&
 	grep -q "^unit	fs/btrfs	eligible	eligible: btrfs_root_fs_type is FS_REQUIRES_DEV .*; btrfs_fs_type not flagged: no-superblock: btrfs_fs_type.s mount reaches no call that creates a superblock; btrfs_root_fs_type.s calls sget()\$" out &&
 	grep -qx "fstype	fs/btrfs	btrfs_root_fs_type	fs/btrfs/super.c" out &&
@@ -418,10 +421,7 @@ test_expect_success "a block-backed type whose mount creates no superblock is no
 # puts its own ops in place, whose get_tree only finds gfs2's superblock
 # (sget_fc() with a set callback that always fails).
 test_expect_success "a type whose fs_context get_tree only finds another type's superblock owns none" '
-	cp -r "$H/ktree" mt &&
-	mkdir mt/fs/gfs2 &&
-	echo "obj-y += ops_fstype.o" >mt/fs/gfs2/Makefile &&
-	printf "%s\n" "static const struct super_operations gfs2_super_ops = {" \
+	unit_tree mt fs/gfs2 ops_fstype.c "static const struct super_operations gfs2_super_ops = {" \
 		"	.freeze_fs = gfs2_freeze_fs," "};" \
 		"static int gfs2_fill_super(struct super_block *sb, struct fs_context *fc)" \
 		"{ sb->s_op = &gfs2_super_ops; return 0; }" \
@@ -442,8 +442,7 @@ test_expect_success "a type whose fs_context get_tree only finds another type's 
 		"struct file_system_type gfs2_fs_type = {" \
 		"	.init_fs_context = gfs2_init_fs_context," "	.fs_flags = FS_REQUIRES_DEV," "};" \
 		"struct file_system_type gfs2meta_fs_type = {" \
-		"	.init_fs_context = gfs2_meta_init_fs_context," "	.fs_flags = FS_REQUIRES_DEV," "};" \
-		>mt/fs/gfs2/ops_fstype.c &&
+		"	.init_fs_context = gfs2_meta_init_fs_context," "	.fs_flags = FS_REQUIRES_DEV," "};" &&
 	"$AF" plan --judgments /dev/null mt fs/gfs2 >out &&
 	grep -qx "fstype	fs/gfs2	gfs2_fs_type	fs/gfs2/ops_fstype.c" out &&
 	! grep -q "^fstype	fs/gfs2	gfs2meta_fs_type" out &&

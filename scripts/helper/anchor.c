@@ -13,17 +13,6 @@
 #include "cdef.h"
 #include "lex.h"
 
-/* A file of the tree, read and lexed once. */
-struct ctext {
-	char *path;		/* full */
-	const char *rel;	/* in path: relative to the tree */
-	char *buf;
-	size_t len;
-	struct token *t;
-	size_t n;
-	int error;		/* errno of a failed read, or 0 */
-};
-
 static const char *skip_blanks(const char *s, const char *end)
 {
 	while (s < end && isspace((unsigned char)*s))
@@ -112,43 +101,14 @@ void anchor_free(struct anchor *a)
 	memset(a, 0, sizeof(*a));
 }
 
-static struct ctext *get_text(struct anchor_scope *sc, const char *path)
+/* The path of C relative to the tree. */
+static const char *rel_of(const struct anchor_scope *sc, const struct ctext *c)
 {
-	size_t len = strlen(path), cap = 0, tcap = 0, k = strlen(sc->ktree);
-	unsigned int h = str_hash(path, len);
-	struct hmap_entry *e = hmap_find(&sc->texts, path, len, h);
-	struct ctext *c;
+	size_t k = strlen(sc->ktree);
 
-	if (e)
-		return e->val;
-	c = xcalloc(1, sizeof(*c));
-	c->path = xstrdup(path);
-	c->rel = c->path;
 	if (!strncmp(c->path, sc->ktree, k) && c->path[k] == '/')
-		c->rel = c->path + k + 1;
-	if (read_file(path, &c->buf, &c->len, &cap, NULL, NULL))
-		c->error = errno;
-	else
-		c->n = lex_all(c->buf, c->len, &c->t, &tcap);
-	hmap_add(&sc->texts, c->path, len, h, c, NULL);
-	return c;
-}
-
-void anchor_scope_free(struct anchor_scope *sc)
-{
-	size_t i;
-
-	for (i = 0; i < sc->texts.cap; i++) {
-		struct ctext *c = sc->texts.slot[i].val;
-
-		if (!sc->texts.slot[i].key)
-			continue;
-		free(c->path);
-		free(c->buf);
-		free(c->t);
-		free(c);
-	}
-	hmap_free(&sc->texts);
+		return c->path + k + 1;
+	return c->path;
 }
 
 /* REL (relative to the tree) as a citation gives it: from the unit. */
@@ -159,6 +119,13 @@ static const char *cited(const struct anchor_scope *sc, const char *rel)
 	if (!strncmp(rel, sc->unit, k) && rel[k] == '/')
 		return rel + k + 1;
 	return rel;
+}
+
+/* C's path as a citation gives it. */
+static const char *where_of(const struct anchor_scope *sc,
+			    const struct ctext *c)
+{
+	return cited(sc, rel_of(sc, c));
 }
 
 /* T[I] is a call of a function, not through a pointer: its name. */
@@ -211,11 +178,11 @@ static char *look_in(struct anchor_scope *sc, const struct anchor *a,
 	else
 		sc->defined_in(sc->arg, fn, &paths);
 	for (f = 0; f < paths.n && !why; f++) {
-		const struct ctext *c = get_text(sc, paths.v[f]);
+		const struct ctext *c = ctext_get(sc->texts, paths.v[f]);
 		size_t at, b, e = 0;
 
 		if (c->error) {
-			why = xasprintf("%s: %s", cited(sc, c->rel),
+			why = xasprintf("%s: %s", where_of(sc, c),
 					strerror(c->error));
 			break;
 		}
@@ -247,13 +214,13 @@ static char *absent_but(const struct anchor_scope *sc, const struct anchor *a,
 
 	if (a->op == ANCHOR_NOT_HAS)
 		return xasprintf("%s() (%s:%u) has \"%s\" (%s:%u)", a->fn,
-				 cited(sc, def.c->rel), def.c->t[def.tok].line,
-				 a->what, cited(sc, hit.c->rel),
+				 where_of(sc, def.c), def.c->t[def.tok].line,
+				 a->what, where_of(sc, hit.c),
 				 hit.c->t[hit.tok].line);
 	tok_text(hit.c->buf, &hit.c->t[hit.tok], name, sizeof(name));
 	return xasprintf("%s() (%s:%u) calls %s() (%s:%u)", a->fn,
-			 cited(sc, def.c->rel), def.c->t[def.tok].line, name,
-			 cited(sc, hit.c->rel), hit.c->t[hit.tok].line);
+			 where_of(sc, def.c), def.c->t[def.tok].line, name,
+			 where_of(sc, hit.c), hit.c->t[hit.tok].line);
 }
 
 /*
@@ -323,7 +290,7 @@ char *anchor_check(struct anchor_scope *sc, const struct anchor *a,
 	if (a->op == ANCHOR_DEFINED)
 		hit = def;
 	if (positive && hit.c) {
-		*path = hit.c->rel;
+		*path = rel_of(sc, hit.c);
 		*line = hit.c->t[hit.tok].line;
 		return NULL;
 	}
@@ -332,7 +299,7 @@ char *anchor_check(struct anchor_scope *sc, const struct anchor *a,
 	if (!positive)
 		return absent_but(sc, a, def, hit);
 	return xasprintf("%s() (%s:%u) %s %s%s%s", a->fn,
-			 cited(sc, def.c->rel), def.c->t[def.tok].line,
+			 where_of(sc, def.c), def.c->t[def.tok].line,
 			 a->op == ANCHOR_CALLS ? "calls no" :
 			 a->op == ANCHOR_REACHES ? "reaches no" : "has no",
 			 a->op == ANCHOR_HAS ? "\"" : "", a->what,

@@ -28,6 +28,7 @@
 
 #include <stdbool.h>
 
+#include "cdef.h"
 #include "util.h"
 
 enum anchor_op {
@@ -60,18 +61,16 @@ void anchor_free(struct anchor *a);
 /*
  * Where anchors are checked: the tree, the unit (relative to the tree),
  * and a function that adds to PATHS each file of the unit that defines
- * FN (full paths, in the order to try).  Each file is read and lexed
- * once.
+ * FN (full paths, in the order to try), and the files read so far
+ * (each file is read and lexed once).
  */
 struct anchor_scope {
 	const char *ktree;
 	const char *unit;
 	void (*defined_in)(void *arg, const char *fn, strvec *paths);
 	void *arg;
-	struct hmap texts;	/* full path -> its lexed text */
+	struct ctexts *texts;	/* the files read: the caller's */
 };
-
-void anchor_scope_free(struct anchor_scope *sc);
 
 /*
  * Does A hold in SC?  NULL when it does, with, for a positive anchor,

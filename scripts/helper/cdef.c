@@ -3,6 +3,9 @@
  * cdef.c - function definitions and token runs in lexed C text (see
  * cdef.h).
  */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cdef.h"
@@ -63,4 +66,40 @@ bool cdef_same(const char *ba, const struct token *a, const char *bb,
 			return false;
 	}
 	return true;
+}
+
+const struct ctext *ctext_get(struct ctexts *c, const char *path)
+{
+	size_t len = strlen(path), cap = 0, tcap = 0;
+	unsigned int h = str_hash(path, len);
+	struct hmap_entry *e = hmap_find(&c->map, path, len, h);
+	struct ctext *t;
+
+	if (e)
+		return e->val;
+	t = xcalloc(1, sizeof(*t));
+	t->path = xstrdup(path);
+	if (read_file(path, &t->buf, &t->len, &cap, NULL, NULL))
+		t->error = errno;
+	else
+		t->n = lex_all(t->buf, t->len, &t->t, &tcap);
+	hmap_add(&c->map, t->path, len, h, t, NULL);
+	return t;
+}
+
+void ctexts_free(struct ctexts *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->map.cap; i++) {
+		struct ctext *t = c->map.slot[i].val;
+
+		if (!c->map.slot[i].key)
+			continue;
+		free(t->path);
+		free(t->buf);
+		free(t->t);
+		free(t);
+	}
+	hmap_free(&c->map);
 }

@@ -2,7 +2,8 @@
 /*
  * cdef.h - function definitions and token runs in lexed C text: where a
  * function's body is, the bracket that closes another, whether a run of
- * tokens is the same C text as another.  Read by the suspend freeze
+ * tokens is the same C text as another; and files read and lexed once
+ * for such questions.  Read by the suspend freeze
  * (freezepath.c) and the judgments' anchors (anchor.c).
  */
 #ifndef AF_CDEF_H
@@ -12,6 +13,7 @@
 #include <stddef.h>
 
 #include "lex.h"
+#include "util.h"
 
 /* T is the punctuator VAL (P1('('), P2('-', '>')). */
 bool tok_punct(const struct token *t, unsigned int val);
@@ -30,6 +32,25 @@ size_t cdef_closing(const struct token *t, size_t i, size_t n);
 bool cdef_find(const char *buf, const struct token *t, size_t n,
 	       const char *name, size_t from, size_t *at, size_t *b,
 	       size_t *e);
+
+/* A file read and lexed once, kept in a struct ctexts. */
+struct ctext {
+	char *path;
+	char *buf;
+	size_t len;
+	struct token *t;
+	size_t n;
+	int error;		/* errno of a failed read, or 0 */
+};
+
+/* Files read and lexed, by path: empty when zeroed. */
+struct ctexts {
+	struct hmap map;
+};
+
+/* PATH read and lexed, from C or now (then kept in C). */
+const struct ctext *ctext_get(struct ctexts *c, const char *path);
+void ctexts_free(struct ctexts *c);
 
 /* The tokens A[0..N) of BA are the same C text as B[0..N) of BB. */
 bool cdef_same(const char *ba, const struct token *a, const char *bb,

@@ -326,11 +326,11 @@ static char *statement_to(const char *path, unsigned int line)
 	return r;
 }
 
-static const struct judgment *judged_at(const struct judgments *js,
-					enum judged_what what,
-					enum judgment_state state,
-					const char *unit, const char *fn,
-					const char *path, unsigned int line)
+const struct judgment *judged_at(const struct judgments *js,
+				 enum judged_what what,
+				 enum judgment_state state, const char *unit,
+				 const char *fn, const char *path,
+				 unsigned int line)
 {
 	size_t i;
 
@@ -351,27 +351,4 @@ static const struct judgment *judged_at(const struct judgments *js,
 			return j;
 	}
 	return NULL;
-}
-
-const struct judgment *judged_use(const struct judgments *js,
-				  const char *unit, const char *fn,
-				  const char *path, unsigned int line)
-{
-	return judged_at(js, JUDGED_USE, JUDGMENT_HOLDS, unit, fn, path, line);
-}
-
-const struct judgment *judged_quiesced(const struct judgments *js,
-				       const char *unit, const char *fn,
-				       const char *path, unsigned int line)
-{
-	return judged_at(js, JUDGED_QUIESCED, JUDGMENT_HOLDS, unit, fn, path,
-			 line);
-}
-
-const struct judgment *lapsed_at(const struct judgments *js,
-				 enum judged_what what, const char *unit,
-				 const char *fn, const char *path,
-				 unsigned int line)
-{
-	return judged_at(js, what, JUDGMENT_LAPSED, unit, fn, path, line);
 }

@@ -86,28 +86,19 @@ const struct judgment *judged_fstype(const struct judgments *js,
 const struct judgment *judged_flagged(const struct judgments *js,
 				      const char *unit, const char *name);
 /*
- * The judgment keeping the use in function FN of UNIT at LINE of the
- * file PATH, or NULL.  MATCH is looked for in the statement the use is
- * in, from its start to the use's line.
+ * The judgment of kind WHAT (use: it keeps the use; quiesced: the freeze
+ * quiesces its work) in STATE on the use in function FN of UNIT at LINE
+ * of the file PATH, or NULL.  MATCH is looked for in the statement the
+ * use is in, from its start to the use's line.
  */
-const struct judgment *judged_use(const struct judgments *js,
-				  const char *unit, const char *fn,
-				  const char *path, unsigned int line);
-/* Likewise, the judgment that the unit's freeze quiesces that use. */
-const struct judgment *judged_quiesced(const struct judgments *js,
-				       const char *unit, const char *fn,
-				       const char *path, unsigned int line);
-
-/*
- * A lapsed judgment on the same subject: unit UNIT; with WHAT use or
- * quiesced, the use in FN at LINE of PATH.  NULL when none is written
- * for it.
- */
-const struct judgment *lapsed_unit(const struct judgments *js,
-				   const char *unit);
-const struct judgment *lapsed_at(const struct judgments *js,
-				 enum judged_what what, const char *unit,
+const struct judgment *judged_at(const struct judgments *js,
+				 enum judged_what what,
+				 enum judgment_state state, const char *unit,
 				 const char *fn, const char *path,
 				 unsigned int line);
+
+/* A lapsed judgment on unit UNIT, or NULL when none is written for it. */
+const struct judgment *lapsed_unit(const struct judgments *js,
+				   const char *unit);
 
 #endif /* AF_JUDGMENTS_H */

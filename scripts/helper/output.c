@@ -349,7 +349,7 @@ void print_judgments(const struct unit_survey *sv)
 	size_t i, k;
 
 	for (i = 0; i < js->v.n; i++) {
-		const struct judgment *j = &js->v.v[i];
+		const struct judgment *j = &js->v.v[i], *instead;
 		char *where;
 
 		for (k = 0; k < sv->list.n; k++)
@@ -365,11 +365,12 @@ void print_judgments(const struct unit_survey *sv)
 			       j->what == JUDGED_QUIESCED ? "()" : "");
 		if (j->match)
 			printf(" (%s)", j->match);
+		instead = judgment_instead(js, j);
 		if (j->state == JUDGMENT_HOLDS)
 			printf(": holds: %s\n", j->evidence);
-		else if (judgment_instead(js, j))
+		else if (instead)
 			printf(": other code, line %u holds here: %s\n",
-			       judgment_instead(js, j)->lineno, j->lapse);
+			       instead->lineno, j->lapse);
 		else
 			printf(": lapsed: %s\n", j->lapse);
 		free(where);

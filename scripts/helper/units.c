@@ -195,6 +195,7 @@ struct unit_index {
 	VEC(struct file_info *) files;
 	struct strset sops;		/* the unit's super_operations */
 	struct strset funcs;		/* the functions it defines */
+	struct ctexts *texts;		/* files read and lexed: the survey's */
 };
 
 static int cmp_named_def(const void *a, const void *b)
@@ -410,94 +411,74 @@ static bool follow_to_superblock(const struct named_def *e)
 	return !(e->obj && file_has_fstype(e->fi, e->name));
 }
 
-/* A text of the unit, read and lexed for one question. */
-struct lexed {
-	char *buf;
-	struct token *t;
-	size_t n;
-};
-
-/* The file of the unit that defines NAME (an object with OBJ), lexed. */
-static bool lex_definer(const struct unit_index *ix, const char *name,
-			bool obj, struct lexed *lx)
+/*
+ * The file of the unit that defines NAME (an object with OBJ), read and
+ * lexed once for the unit, or NULL.
+ */
+static const struct ctext *lex_definer(struct unit_index *ix,
+				       const char *name, bool obj)
 {
 	struct named_def key = { name, NULL, NULL, false };
 	const struct named_def *e = xbsearch(&key, ix->defs.v, ix->defs.n,
 					     sizeof(key), cmp_named_def);
-	size_t len = 0, cap = 0, tcap = 0;
+	const struct named_def *end = ix->defs.v + ix->defs.n;
+	const struct ctext *c;
 
-	memset(lx, 0, sizeof(*lx));
 	while (e && e > ix->defs.v && !strcmp(e[-1].name, name))
 		e--;
-	for (; e && e < ix->defs.v + ix->defs.n && !strcmp(e->name, name); e++)
+	for (; e && e < end && !strcmp(e->name, name); e++)
 		if (e->obj == obj)
 			break;
-	if (!e || e == ix->defs.v + ix->defs.n || strcmp(e->name, name) ||
-	    read_file(e->fi->path, &lx->buf, &len, &cap, NULL, NULL))
-		return false;
-	lx->n = lex_all(lx->buf, len, &lx->t, &tcap);
-	return true;
-}
-
-static void lexed_free(struct lexed *lx)
-{
-	free(lx->buf);
-	free(lx->t);
+	if (!e || e == end || strcmp(e->name, name))
+		return NULL;
+	c = ctext_get(ix->texts, e->fi->path);
+	return c->error ? NULL : c;
 }
 
 /*
  * Function NAME of the unit does nothing but fail: its body is "return
  * -ERRNO;" (gfs2's set_meta_super()).
  */
-static bool fails_always(const struct unit_index *ix, const char *name)
+static bool fails_always(struct unit_index *ix, const char *name)
 {
-	struct lexed lx;
+	const struct ctext *c = lex_definer(ix, name, false);
 	size_t at, b, e;
-	bool fails = false;
 
-	if (!lex_definer(ix, name, false, &lx))
-		return false;
-	if (cdef_find(lx.buf, lx.t, lx.n, name, 0, &at, &b, &e))
-		fails = e - b == 4 && tok_is(lx.buf, &lx.t[b], "return") &&
-			tok_punct(&lx.t[b + 1], P1('-')) &&
-			lx.t[b + 2].kind == TK_IDENT &&
-			lx.buf[lx.t[b + 2].start] == 'E' &&
-			tok_punct(&lx.t[b + 3], P1(';'));
-	lexed_free(&lx);
-	return fails;
+	return c && cdef_find(c->buf, c->t, c->n, name, 0, &at, &b, &e) &&
+		e - b == 4 && tok_is(c->buf, &c->t[b], "return") &&
+		tok_punct(&c->t[b + 1], P1('-')) &&
+		c->t[b + 2].kind == TK_IDENT && c->buf[c->t[b + 2].start] == 'E' &&
+		tok_punct(&c->t[b + 3], P1(';'));
 }
 
 /*
  * In initializer OBJ of the unit ("NAME = { ... }"), the identifier
  * given to FIELD (".get_tree = X"), malloc'ed, or NULL.
  */
-static char *initializer_field(const struct unit_index *ix, const char *obj,
+static char *initializer_field(struct unit_index *ix, const char *obj,
 			       const char *field)
 {
-	struct lexed lx;
-	char name[128], *r = NULL;
+	const struct ctext *c = lex_definer(ix, obj, true);
+	char name[128];
 	size_t i, k, close;
 
-	if (!lex_definer(ix, obj, true, &lx))
-		return NULL;
-	for (i = 0; i + 2 < lx.n && !r; i++) {
-		if (!tok_is(lx.buf, &lx.t[i], obj) ||
-		    !tok_punct(&lx.t[i + 1], P1('=')) ||
-		    !tok_punct(&lx.t[i + 2], P1('{')))
+	for (i = 0; c && i + 2 < c->n; i++) {
+		if (!tok_is(c->buf, &c->t[i], obj) ||
+		    !tok_punct(&c->t[i + 1], P1('=')) ||
+		    !tok_punct(&c->t[i + 2], P1('{')))
 			continue;
-		close = cdef_closing(lx.t, i + 2, lx.n);
-		for (k = i + 3; k + 3 < close && !r; k++)
-			if (tok_punct(&lx.t[k], P1('.')) &&
-			    tok_is(lx.buf, &lx.t[k + 1], field) &&
-			    tok_punct(&lx.t[k + 2], P1('=')) &&
-			    lx.t[k + 3].kind == TK_IDENT) {
-				tok_text(lx.buf, &lx.t[k + 3], name,
+		close = cdef_closing(c->t, i + 2, c->n);
+		for (k = i + 3; k + 3 < close; k++)
+			if (tok_punct(&c->t[k], P1('.')) &&
+			    tok_is(c->buf, &c->t[k + 1], field) &&
+			    tok_punct(&c->t[k + 2], P1('=')) &&
+			    c->t[k + 3].kind == TK_IDENT) {
+				tok_text(c->buf, &c->t[k + 3], name,
 					 sizeof(name));
-				r = xstrdup(name);
+				return xstrdup(name);
 			}
 	}
-	lexed_free(&lx);
-	return r;
+	return NULL;
 }
 
 /*
@@ -505,42 +486,36 @@ static char *initializer_field(const struct unit_index *ix, const char *obj,
  * last "->ops = &OPS" in its body, counting those of the unit's
  * functions it calls at the point of the call; malloc'ed, or NULL.
  */
-static char *context_ops(const struct unit_index *ix, const char *fn,
-			 int depth)
+static char *context_ops(struct unit_index *ix, const char *fn, int depth)
 {
-	struct lexed lx;
+	const struct ctext *c = depth > 4 ? NULL : lex_definer(ix, fn, false);
 	char name[128], *last = NULL, *r;
 	size_t at, b, e, i;
 
-	if (depth > 4 || !lex_definer(ix, fn, false, &lx))
+	if (!c || !cdef_find(c->buf, c->t, c->n, fn, 0, &at, &b, &e))
 		return NULL;
-	if (cdef_find(lx.buf, lx.t, lx.n, fn, 0, &at, &b, &e)) {
-		for (i = b; i < e; i++) {
-			if (i + 4 < e && tok_punct(&lx.t[i], P2('-', '>')) &&
-			    tok_is(lx.buf, &lx.t[i + 1], "ops") &&
-			    tok_punct(&lx.t[i + 2], P1('=')) &&
-			    tok_punct(&lx.t[i + 3], P1('&')) &&
-			    lx.t[i + 4].kind == TK_IDENT) {
-				tok_text(lx.buf, &lx.t[i + 4], name,
-					 sizeof(name));
+	for (i = b; i < e; i++) {
+		if (i + 4 < e && tok_punct(&c->t[i], P2('-', '>')) &&
+		    tok_is(c->buf, &c->t[i + 1], "ops") &&
+		    tok_punct(&c->t[i + 2], P1('=')) &&
+		    tok_punct(&c->t[i + 3], P1('&')) &&
+		    c->t[i + 4].kind == TK_IDENT) {
+			tok_text(c->buf, &c->t[i + 4], name, sizeof(name));
+			free(last);
+			last = xstrdup(name);
+		} else if (c->t[i].kind == TK_IDENT && i + 1 < e &&
+			   tok_punct(&c->t[i + 1], P1('(')) &&
+			   !(i > b && (tok_punct(&c->t[i - 1], P1('.')) ||
+				       tok_punct(&c->t[i - 1], P2('-', '>'))))) {
+			tok_text(c->buf, &c->t[i], name, sizeof(name));
+			r = strcmp(name, fn) ? context_ops(ix, name, depth + 1) :
+				NULL;
+			if (r) {
 				free(last);
-				last = xstrdup(name);
-			} else if (lx.t[i].kind == TK_IDENT && i + 1 < e &&
-				   tok_punct(&lx.t[i + 1], P1('(')) &&
-				   !(i > b && (tok_punct(&lx.t[i - 1], P1('.')) ||
-					       tok_punct(&lx.t[i - 1],
-							 P2('-', '>'))))) {
-				tok_text(lx.buf, &lx.t[i], name, sizeof(name));
-				r = strcmp(name, fn) ?
-					context_ops(ix, name, depth + 1) : NULL;
-				if (r) {
-					free(last);
-					last = r;
-				}
+				last = r;
 			}
 		}
 	}
-	lexed_free(&lx);
 	return last;
 }
 
@@ -551,7 +526,7 @@ static char *context_ops(const struct unit_index *ix, const char *fn,
  * gfs2_init_fs_context(), then puts gfs2_meta_context_ops in place of
  * what that installed).  NULL when that cannot be read.
  */
-static char *context_get_tree(const struct unit_index *ix,
+static char *context_get_tree(struct unit_index *ix,
 			      const struct fstype *ft)
 {
 	char *init = initializer_field(ix, ft->name, "init_fs_context");
@@ -568,7 +543,7 @@ static char *context_get_tree(const struct unit_index *ix,
  * whose set callback always fails: that one only finds another type's
  * (gfs2meta_fs_type's sget_fc(fc, test_meta_super, set_meta_super)).
  */
-static bool call_creates_superblock(const struct unit_index *ix,
+static bool call_creates_superblock(struct unit_index *ix,
 				    const struct definition *d,
 				    const char *call)
 {
@@ -595,7 +570,7 @@ static bool call_creates_superblock(const struct unit_index *ix,
 
 /* What superblock_call() is given: the unit, and where the hit goes. */
 struct superblock_walk {
-	const struct unit_index *ix;
+	struct unit_index *ix;
 	const char *hit;
 };
 
@@ -623,7 +598,7 @@ static bool superblock_call(const struct named_def *e, void *arg)
  * FT (sget(&mbt_fs_type, ...) in ext4's mballoc test).  The first such
  * call, or NULL.
  */
-static const char *trace_superblock(const struct unit_index *ix,
+static const char *trace_superblock(struct unit_index *ix,
 				    const struct file_info *fi,
 				    const struct fstype *ft)
 {
@@ -738,7 +713,7 @@ static void judge_superblock_owners(struct unit *u)
 
 /* Each file_system_type of U, its super_operations, whether capable. */
 static void trace_fstypes(struct unit_survey *sv, struct unit *u,
-			  const struct unit_index *ix)
+			  struct unit_index *ix)
 {
 	size_t i, j, k;
 
@@ -871,14 +846,15 @@ static void check_judgments(struct unit_survey *sv, const struct unit *u,
 	sc.unit = u->rel;
 	sc.defined_in = unit_defines;
 	sc.arg = ix;
+	sc.texts = ix->texts;
 	judgments_check(&sv->judgments, u->rel, &sc);
-	anchor_scope_free(&sc);
 }
 
 static void analyze_unit(struct unit_survey *sv, struct unit *u)
 {
 	struct unit_index ix = { 0 };
 
+	ix.texts = &sv->texts;
 	index_unit(sv, u, &ix);
 	check_judgments(sv, u, &ix);
 	count_uses(u, &ix);
@@ -1275,40 +1251,41 @@ void unit_flag_position(const struct unit_survey *sv,
 	free(buf);
 }
 
+/* A caller FN is reached from when only threads reach it, else NULL. */
+static const char *caller_of(const struct unit *u, const char *fn)
+{
+	size_t k;
+
+	for (k = 0; k < u->kthreads.n; k++)
+		if (!strcmp(u->kthreads.v[k], fn))
+			return u->kthread_via.v[k];
+	return NULL;
+}
+
 /*
  * The judgment in STATE on use US of FI: of kind WHAT on the function US
- * is in or, for a function only threads reach, on a thread it is
- * reached from.
+ * is in or, for a quiesced judgment and a function only threads reach,
+ * on a caller it is reached from, up to its thread.
  */
 static const struct judgment *judgment_on(const struct unit_survey *sv,
 					  const struct unit *u,
 					  const struct file_info *fi,
 					  const struct use *us,
-					  enum judged_what what, bool holds)
+					  enum judged_what what,
+					  enum judgment_state state)
 {
 	const char *fn = us->where == WHERE_FUNC ? us->func : NULL;
-	size_t depth = 0, k;
+	size_t depth = 0;
 
-	while (fn && depth++ < 32) {
-		const struct judgment *j = holds ?
-			(what == JUDGED_USE ?
-			 judged_use(&sv->judgments, u->rel, fn, fi->path,
-				    us->line) :
-			 judged_quiesced(&sv->judgments, u->rel, fn, fi->path,
-					 us->line)) :
-			lapsed_at(&sv->judgments, what, u->rel, fn, fi->path,
-				  us->line);
-		const char *via = NULL;
+	for (; fn && depth < 32; depth++) {
+		const struct judgment *j = judged_at(&sv->judgments, what,
+						     state, u->rel, fn,
+						     fi->path, us->line);
 
-		if (j)
-			return j;
 		/* a keep judges the function the flag is in, no caller */
-		if (what == JUDGED_USE)
-			break;
-		for (k = 0; k < u->kthreads.n; k++)
-			if (!strcmp(u->kthreads.v[k], fn))
-				via = u->kthread_via.v[k];
-		fn = via;
+		if (j || what == JUDGED_USE)
+			return j;
+		fn = caller_of(u, fn);
 	}
 	return NULL;
 }
@@ -1316,16 +1293,11 @@ static const struct judgment *judgment_on(const struct unit_survey *sv,
 /* The thread US runs in: its function, or the thread that reaches it. */
 static const char *thread_of(const struct unit *u, const struct use *us)
 {
-	const char *fn = us->func, *via = us->func;
-	size_t depth = 0, k;
+	const char *fn = us->func, *via;
+	size_t depth = 0;
 
-	while (via && depth++ < 32) {
+	while (depth++ < 32 && (via = caller_of(u, fn)))
 		fn = via;
-		via = NULL;
-		for (k = 0; k < u->kthreads.n; k++)
-			if (!strcmp(u->kthreads.v[k], fn))
-				via = u->kthread_via.v[k];
-	}
 	return fn;
 }
 
@@ -1348,9 +1320,7 @@ enum use_judged unit_judges_use(const struct unit_survey *sv,
 	*j = NULL;
 	if (use_context(us, &u->kthread_set) != CTX_KTHREAD)
 		return USE_FREE;
-	*j = us->where == WHERE_FUNC ?
-		judged_use(&sv->judgments, u->rel, us->func, fi->path,
-			   us->line) : NULL;
+	*j = judgment_on(sv, u, fi, us, JUDGED_USE, JUDGMENT_HOLDS);
 	/*
 	 * kthread_freezer.cocci takes no keep list: a thread is kept whole
 	 * by the rule's own analysis, not by a judgment (yet).
@@ -1362,12 +1332,13 @@ enum use_judged unit_judges_use(const struct unit_survey *sv,
 		       freezer_apis[us->api].name);
 	if (*j)
 		return USE_KEPT;
-	*j = judgment_on(sv, u, fi, us, JUDGED_QUIESCED, true);
+	*j = judgment_on(sv, u, fi, us, JUDGED_QUIESCED, JUDGMENT_HOLDS);
 	if (*j)
 		return USE_QUIESCED;
-	lapsed = judgment_on(sv, u, fi, us, JUDGED_USE, false);
+	lapsed = judgment_on(sv, u, fi, us, JUDGED_USE, JUDGMENT_LAPSED);
 	if (!lapsed)
-		lapsed = judgment_on(sv, u, fi, us, JUDGED_QUIESCED, false);
+		lapsed = judgment_on(sv, u, fi, us, JUDGED_QUIESCED,
+				     JUDGMENT_LAPSED);
 	if (lapsed) {
 		where = judgment_where(&sv->judgments, lapsed);
 		*why = xasprintf("the %s judgment on %s() (%s) no longer "
@@ -1471,6 +1442,7 @@ void survey_free(struct unit_survey *sv)
 	vec_free(&sv->list);
 	kbuild_free(&sv->kbuild);
 	fileset_free(&sv->files);
+	ctexts_free(&sv->texts);
 	judgments_free(&sv->judgments);
 	freeze_path_free(&sv->freeze);
 	free((char *)sv->ktree);

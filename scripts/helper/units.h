@@ -20,6 +20,7 @@
 #include <stdbool.h>
 
 #include "analyze.h"
+#include "cdef.h"
 #include "freezepath.h"
 #include "judgments.h"
 #include "kbuild.h"
@@ -81,6 +82,8 @@ struct unit_survey {
 	VEC(struct unit *) list;	/* the units of DIR, in order */
 	struct kbuild kbuild;
 	struct fileset files;		/* of the analyzed units */
+	struct ctexts texts;		/* files read and lexed for the
+					 * judgments and superblock traces */
 	int jobs;
 	bool force;			/* convert skip and library units */
 	const char *judgments_path;	/* --judgments, or NULL */
