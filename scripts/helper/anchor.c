@@ -92,6 +92,31 @@ bad:
 			 "F() !-> G() or F() -> \"C TEXT\"", (int)(end - s), s);
 }
 
+char *anchors_parse(const char *anchors, anchorvec *out)
+{
+	const char *p = anchors, *start = anchors;
+	bool quoted = false;
+
+	if (!strcmp(anchors, "*") || !strcmp(anchors, "-") || !*anchors)
+		return xasprintf("\"%s\" is not an anchor: name the code the "
+				 "judgment rests on, F() -> G()", anchors);
+	for (;; p++) {
+		if (*p == '"')
+			quoted = !quoted;
+		if ((*p == ';' && !quoted) || !*p) {
+			struct anchor a;
+			char *why = anchor_parse(start, (size_t)(p - start), &a);
+
+			if (why)
+				return why;
+			vec_push(out, a);
+			start = p + 1;
+		}
+		if (!*p)
+			return NULL;
+	}
+}
+
 void anchor_free(struct anchor *a)
 {
 	free(a->file);

@@ -59,6 +59,12 @@ char *anchor_parse(const char *s, size_t n, struct anchor *a);
 void anchor_free(struct anchor *a);
 
 /*
+ * Split ANCHORS at the semicolons outside its C texts, each anchor
+ * added to OUT: NULL, or why one does not parse (malloc'ed).
+ */
+char *anchors_parse(const char *anchors, anchorvec *out);
+
+/*
  * Where anchors are checked: the tree, the unit (relative to the tree),
  * and a function that adds to PATHS each file of the unit that defines
  * FN (full paths, in the order to try), and the files read so far

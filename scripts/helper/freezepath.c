@@ -27,6 +27,7 @@
 #include "freezepath.h"
 #include "lex.h"
 #include "patchfit.h"
+#include "prereq.h"
 
 static const char *const suspend_fns[] = {
 	"filesystems_freeze_callback",	/* upstream: FS_POWER_FREEZE */
@@ -414,12 +415,63 @@ static bool read_shipped(struct freeze_path *fp, const char *ktree,
 	return found;
 }
 
+/*
+ * The tree's own freeze FP (FREEZE_TREE) without some of its
+ * prerequisites: FREEZE_PARTIAL when it has others, else FREEZE_SERIES
+ * where a series of patches/ applies to the tree (it adds them), else
+ * FREEZE_NONE.
+ */
+static void read_prereqs(struct freeze_path *fp, const char *ktree)
+{
+	struct prereq_state st;
+	seriesvec all = { 0 };
+	const struct series *sr;
+	charvec tried = { 0 };
+
+	prereqs_check(ktree, fp->func, &st);
+	if (!st.missing) {
+		prereq_state_free(&st);
+		return;
+	}
+	fp->lacks = st.lacks;
+	st.lacks = NULL;
+	if (st.missing < st.total) {
+		fp->state = FREEZE_PARTIAL;
+		fp->series = st.series;
+		st.series = NULL;
+		fp->why = xasprintf("it has %s, and lacks %s", st.has,
+				    fp->lacks);
+		prereq_state_free(&st);
+		return;
+	}
+	series_list(&all);
+	sr = series_fitting(&all, ktree, false, &tried);
+	vec_push(&tried, '\0');
+	if (sr) {
+		fp->state = FREEZE_SERIES;
+		fp->series = xasprintf("%s/", sr->name);
+	} else {
+		fp->state = FREEZE_NONE;
+		fp->why = xasprintf("%s() lacks %s, and no series autofreeze "
+				    "ships applies to the tree (%s)", fp->func,
+				    fp->lacks, tried.v);
+		free(fp->flag);
+		fp->flag = NULL;
+	}
+	vec_free(&tried);
+	series_list_free(&all);
+	prereq_state_free(&st);
+}
+
 void freeze_path_read(struct freeze_path *fp, const char *ktree)
 {
 	charvec tried = { 0 };
 
 	memset(fp, 0, sizeof(*fp));
-	if (!read_tree(fp, ktree) && !read_shipped(fp, ktree, &tried)) {
+	if (read_tree(fp, ktree)) {
+		if (fp->state == FREEZE_TREE)
+			read_prereqs(fp, ktree);
+	} else if (!read_shipped(fp, ktree, &tried)) {
 		fp->state = FREEZE_NONE;
 		vec_push(&tried, '\0');
 		fp->why = xasprintf("fs/super.c has no suspend freeze (%s() or "
@@ -436,5 +488,7 @@ void freeze_path_free(struct freeze_path *fp)
 	free(fp->flag);
 	free(fp->where);
 	free(fp->why);
+	free(fp->lacks);
+	free(fp->series);
 	memset(fp, 0, sizeof(*fp));
 }

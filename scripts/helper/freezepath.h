@@ -18,7 +18,11 @@ enum freeze_state {
 	FREEZE_NONE,		/* neither in the tree nor in a shipped series */
 	FREEZE_TREE,		/* in the tree: the flag compiles and is honoured */
 	FREEZE_SERIES,		/* only in a series of patches/ that applies
-				 * to the tree: make vfs first */
+				 * to the tree, or the tree's own but without
+				 * the prerequisites that series adds: make
+				 * vfs first */
+	FREEZE_PARTIAL,		/* the tree's own, with only some of its
+				 * prerequisites (prereq.h) */
 };
 
 struct freeze_path {
@@ -28,12 +32,21 @@ struct freeze_path {
 	char *where;		/* "fs/super.c", or the series that applies:
 				 * "patches/linux-6.1/" */
 	char *why;		/* FREEZE_NONE: why, in one clause */
+	char *series;		/* the series of patches/ that adds what the
+				 * tree's own freeze lacks: make vfs, or NULL */
+	char *lacks;		/* the prerequisites the tree's own freeze
+				 * lacks (prereq.h), "NAME (WHY); ...", or
+				 * NULL */
 	bool super_op;		/* it calls a type's ->freeze_super */
 };
 
 /*
  * Read the suspend freeze of kernel tree KTREE: from its fs/super.c, else
- * from the core series shipped in patches/ that applies to its code.
+ * from the core series shipped in patches/ that applies to its code.  A
+ * freeze of the tree's own is FREEZE_TREE only with every prerequisite
+ * that policy/prerequisites.tsv lists for it; without any, FREEZE_SERIES
+ * (the series that adds them applies) or FREEZE_NONE; with some,
+ * FREEZE_PARTIAL.
  */
 void freeze_path_read(struct freeze_path *fp, const char *ktree);
 void freeze_path_free(struct freeze_path *fp);

@@ -37,35 +37,6 @@ static bool is_version_list(const char *s)
 	return *s && strspn(s, "0123456789.,*") == strlen(s);
 }
 
-/*
- * Split ANCHORS at the semicolons outside its C texts into J's
- * anchors: NULL, or why it does not parse.
- */
-static char *parse_anchors(const char *anchors, struct judgment *j)
-{
-	const char *p = anchors, *start = anchors;
-	bool quoted = false;
-
-	if (!strcmp(anchors, "*") || !strcmp(anchors, "-") || !*anchors)
-		return xasprintf("\"%s\" is not an anchor: name the code the "
-				 "judgment rests on, F() -> G()", anchors);
-	for (;; p++) {
-		if (*p == '"')
-			quoted = !quoted;
-		if ((*p == ';' && !quoted) || !*p) {
-			struct anchor a;
-			char *why = anchor_parse(start, (size_t)(p - start), &a);
-
-			if (why)
-				return why;
-			vec_push(&j->anchors, a);
-			start = p + 1;
-		}
-		if (!*p)
-			return NULL;
-	}
-}
-
 static void judgment_free(struct judgment *j)
 {
 	size_t i;
@@ -137,7 +108,7 @@ void judgments_load(struct judgments *js, const char *path)
 			af_die(EXIT_BADINPUT, js->path, "line %u: the code "
 			       "\"quiesced\" goes with a quiesced judgment, "
 			       "and only there", lineno);
-		why = parse_anchors(field[F_ANCHOR], &j);
+		why = anchors_parse(field[F_ANCHOR], &j.anchors);
 		if (!why)
 			why = evidence_parse(field[F_EVIDENCE]);
 		if (why)

@@ -183,9 +183,18 @@
  *	The plan's first line alone: "optin STATE FLAG FUNC WHERE TEXT",
  *	the opt-in flag KTREE's suspend freeze honours, the function that
  *	freezes a type that carries it and the file or series it is in,
- *	then all that as a sentence; STATE is tree, series (the core series
- *	of patches/ that applies to the tree's code, not applied yet: make
- *	vfs) or none (FLAG, FUNC and WHERE "-", TEXT why).
+ *	then all that as a sentence; STATE is tree, series (the series of
+ *	patches/ that applies to the tree's code, not applied yet: make
+ *	vfs; it adds the tree's suspend freeze, or what the tree's own
+ *	lacks), partial (the tree's own freeze, with only some of the
+ *	prerequisites of policy/prerequisites.tsv) or none (FLAG, FUNC and
+ *	WHERE "-", TEXT why).
+ *
+ * autofreeze prereqs KTREE
+ *	The prerequisites of KTREE's own suspend freeze, one a line:
+ *	"has<TAB>NAME<TAB>PATCH", or "lacks<TAB>NAME<TAB>PATCH<TAB>WHY:
+ *	the anchor that is not there"; PATCH is the patch of patches/ that
+ *	adds it.
  *
  * autofreeze series KTREE
  *	The core series of patches/ and KTREE: "applied<TAB>SERIES" when
@@ -238,6 +247,7 @@
 #include "api.h"
 #include "ktree.h"
 #include "patchfit.h"
+#include "prereq.h"
 #include "scan.h"
 #include "util.h"
 
@@ -271,6 +281,7 @@ static void usage(FILE *f)
 		"       %s judgments [--judgments FILE] [-j N] KTREE DIR\n"
 		"       %s optin KTREE\n"
 		"       %s series KTREE\n"
+		"       %s prereqs KTREE\n"
 		"       %s spatch [-j N] [-o OUTDIR] [-g|-G] -- SPATCH-ARGS... "
 		"::: FILE...\n"
 		"       %s python\n"
@@ -285,7 +296,7 @@ static void usage(FILE *f)
 		"       %s apis [--starters|--wq]\n"
 		"(see the comment at the top of scripts/helper/main.c)\n",
 		PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG,
-		PROG, PROG, PROG, PROG, PROG, PROG);
+		PROG, PROG, PROG, PROG, PROG, PROG, PROG);
 }
 
 int main(int argc, char **argv)
@@ -300,6 +311,7 @@ int main(int argc, char **argv)
 		{ "judgments", cmd_judgments },
 		{ "optin", cmd_optin },
 		{ "series", cmd_series },
+		{ "prereqs", cmd_prereqs },
 		{ "spatch", cmd_spatch },
 		{ "python", cmd_python },
 		{ "ktree", cmd_ktree },

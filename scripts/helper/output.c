@@ -303,15 +303,16 @@ static void print_plan_unit(const struct unit_survey *sv,
 }
 
 /*
- * "optin STATE FLAG MECHANISM": the flag the conversion adds and what
- * freezes the types that carry it (STATE tree, or series: make vfs
- * first), or "optin none - WHY".
+ * "optin STATE FLAG FUNC WHERE TEXT": the flag the conversion adds and
+ * what freezes the types that carry it (STATE tree; series or partial:
+ * make vfs first, WHERE then the series it applies), or "optin none -
+ * WHY".
  */
 void print_optin(const struct freeze_path *fp)
 {
 	static const char *const states[] = {
 		[FREEZE_NONE] = "none", [FREEZE_TREE] = "tree",
-		[FREEZE_SERIES] = "series",
+		[FREEZE_SERIES] = "series", [FREEZE_PARTIAL] = "partial",
 	};
 
 	if (fp->state == FREEZE_NONE) {
@@ -319,9 +320,16 @@ void print_optin(const struct freeze_path *fp)
 		return;
 	}
 	printf("optin\t%s\t%s\t%s\t%s\tfrozen on suspend and hibernation by %s()",
-	       states[fp->state], fp->flag, fp->func, fp->where, fp->func);
-	if (fp->state == FREEZE_SERIES)
+	       states[fp->state], fp->flag, fp->func,
+	       fp->series ? fp->series : fp->where, fp->func);
+	if (fp->state == FREEZE_SERIES && fp->lacks)
+		printf(" (%s) once make vfs applies %s, which adds what it "
+		       "lacks: %s\n", fp->where, fp->series, fp->lacks);
+	else if (fp->state == FREEZE_SERIES)
 		printf(" once make vfs applies %s\n", fp->where);
+	else if (fp->state == FREEZE_PARTIAL)
+		printf(" (%s) once the tree has all that a conversion needs "
+		       "from it: %s\n", fp->where, fp->why);
 	else
 		printf(" (%s)\n", fp->where);
 }
