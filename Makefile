@@ -6,13 +6,14 @@
 # entry point.
 #
 # Common variables (each mk/*.mk adds its own):
-#   KTREE  kernel tree to work on (default: the Debian linux-source-7.3
-#          tree unpacked under build/, see `make deps`)
+#   KTREE  kernel tree to work on (default: build/linux-7.3-vfs, the
+#          Debian linux-source-7.3 tree with make vfs applied, which
+#          `make deps` prepares)
 #   DIR    a unit or a directory of units, relative to KTREE (e.g. fs/xfs)
 
 TOP     := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
 BUILD   := $(TOP)/build
-KTREE   ?= $(BUILD)/linux-source-7.3
+KTREE   ?= $(BUILD)/linux-7.3-vfs
 DIR     ?= fs
 SPATCH  ?= spatch
 
@@ -34,7 +35,8 @@ help:
 	@echo '           JUDGMENTS=<file> (reviewed judgments instead of policy/judgments.tsv)'
 	@echo '           J=<jobs> FORMAT=json (report, check-tree) BASE=<rev> (check-tree)'
 	@echo '           OUT=<dir> COMPILE=1 (series) O=/KCONFIG=/FILES= (build-check)'
-	@echo '           KVER=6.1|6.12|7.3 E2E_ROLES= E2E_HIBERNATE= E2E_CYCLES= E2E_TIMEOUT= E2E_ACCEL= (e2e)'
+	@echo '           KVER=6.1|6.12|7.3 E2E_ROLES= E2E_HIBERNATE= E2E_SNAPSHOT= E2E_CYCLES='
+	@echo '           E2E_TIMEOUT= E2E_ACCEL= (e2e)'
 	@echo '           (default KTREE: $(KTREE))'
 
 ## deps: install coccinelle and the Debian kernel sources, unpack them under build/; DEPS=tools: only what make check-tree and friends need on your own tree

@@ -7,7 +7,7 @@
 KCONFIG ?= allmodconfig
 J       ?= $(shell nproc)
 
-## vfs: apply the core VFS series (FS_AUTOFREEZE, suspend-time freeze) matching KTREE's version; none is needed where the tree freezes filesystems itself (mainline)
+## vfs: apply the series of patches/ KTREE's code needs before a conversion: the core VFS series (FS_AUTOFREEZE) on a stable tree, what the suspend freeze lacks on mainline (patches/linux-mainline/)
 .PHONY: vfs
 vfs:
 	@$(TOP)/scripts/vfs.sh "$(KTREE)"

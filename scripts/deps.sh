@@ -67,6 +67,7 @@ clang:/usr/bin/clang
 libclang-rt-14-dev
 qemu-system-x86:/usr/bin/qemu-system-x86_64
 busybox-static
+ccache:/usr/bin/ccache
 e2fsprogs:/usr/sbin/mkfs.ext4
 xfsprogs:/usr/sbin/mkfs.xfs
 btrfs-progs:/usr/sbin/mkfs.btrfs
@@ -115,3 +116,19 @@ for v in 6.1 6.12 7.3; do
 	mv "$tree.tmp/linux-source-$v" "$tree"
 	rmdir "$tree.tmp"
 done
+
+# The default KTREE: Debian's 7.3 with what its suspend freeze lacks
+# (make vfs: patches/linux-mainline/), a hardlinked copy, so that
+# linux-source-7.3 stays as Debian ships it for the controls.  Made
+# again when the series changed.
+ready=$BUILD/linux-7.3-vfs
+stamp=$(cat "$TOP"/patches/linux-mainline/*.patch | sha256sum | cut -c1-16)
+if [ "$(cat "$ready/.autofreeze-vfs" 2>/dev/null)" != "$stamp" ]; then
+	echo "$prog: preparing ${ready#"$TOP"/}: linux-source-7.3 and make vfs" >&2
+	rm -rf "$ready"
+	cp -al "$BUILD/linux-source-7.3" "$ready"
+	make -s -C "$TOP" helper >&2
+	"$TOP/scripts/vfs.sh" "$ready" >&2
+	# last: a tree without it is made again
+	echo "$stamp" >"$ready/.autofreeze-vfs"
+fi

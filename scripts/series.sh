@@ -3,7 +3,9 @@
 #
 # series.sh: the conversion of DIR as a patch series for the list.  In
 # KTREE, the top of a git work tree with nothing uncommitted: our core
-# series first where the tree needs it (make vfs, its own commits), then
+# series first where the tree needs it (make vfs, its own commits; on
+# mainline, what its suspend freeze lacks, patches/linux-mainline/, which
+# then opens the series, signed off as the conversions are), then
 # one commit per converted unit, in unit order, each with its flag and
 # its removals together (a filesystem is never left with neither
 # freezing), and git format-patch of those commits into OUT with a cover
@@ -69,13 +71,25 @@ git() { command git -C "$KTREE" "$@"; }
 start=$(git rev-parse HEAD)
 echo "$prog: series on top of $(git log -1 --format='%h ("%s")' "$start")" >&2
 
-# The tree's suspend freeze first: our core series where it needs one.
+# The tree's suspend freeze first: our core series where it needs one,
+# or what mainline's own lacks.  The latter opens the series: a
+# reviewer reads why the freeze can be relied on before the patches that
+# rely on it.  Its commits are signed off, and authored, by whoever
+# sends the series, as the conversions are.
 IFS=$'\t' read -r _ state flag _ where _ < <("$AF" optin "$KTREE")
 core=
-if [ "$state" = series ]; then
+prereqs=
+if [ "$state" = series ] || [ "$state" = partial ]; then
 	"$TOP/scripts/vfs.sh" "$KTREE" >"$scratch/vfs.log" 2>&1 ||
 		fail "make vfs failed: $(tail -n 1 "$scratch/vfs.log")"
 	core=$where
+	if [ "$flag" != FS_AUTOFREEZE ]; then
+		prereqs=$(git rev-list --count "$start..HEAD")
+		GIT_EDITOR=true git rebase -q --exec \
+			'git commit -q --amend --no-edit --reset-author -s' "$start" \
+			>"$scratch/rebase.log" 2>&1 ||
+			fail "signing off the commits of $where failed: $(tail -n 1 "$scratch/rebase.log")"
+	fi
 fi
 base=$(git rev-parse HEAD)
 
@@ -293,7 +307,10 @@ if [ ${#converted[@]} -eq 0 ]; then
 	echo "$prog: $DIR: nothing to convert, no series (OUT=$out left empty)" >&2
 	exit 0
 fi
-git format-patch -q --cover-letter --base="$base" -o "$out" "$base..HEAD" >/dev/null ||
+# The series: the conversions, after what mainline's freeze lacks.
+first=$base
+[ -z "$prereqs" ] || first=$start
+git format-patch -q --cover-letter --base="$first" -o "$out" "$first..HEAD" >/dev/null ||
 	fail "git format-patch failed"
 cover=$(ls "$out"/0000-*.patch)
 
@@ -309,7 +326,12 @@ usecount()
 	{ printf 'Filesystems whose file_system_type carries %s are %s. ' "$flag" "$mechanism"
 	  printf 'This series sets it on %s and, in the same patch each, takes their kernel threads and workqueues off the kthread freezer, which they no longer need: the filesystem is frozen before the tasks are, and its freeze quiesces their work. ' "$(plural ${#converted[@]} filesystem)"
 	  printf 'Each patch lists the uses it removes with what the freeze does to their work, and the Coccinelle commands that made it.\n'; } | wrap
-	if [ -n "$core" ]; then
+	if [ -n "$prereqs" ]; then
+		echo
+		printf 'Patches 1-%s come first: fixes to the freeze the conversions rely on (%s in autofreeze), each with its reason:\n' \
+			"$prereqs" "$core" | wrap
+		git log --reverse --format='  %s' "$start..$base" | fmt -w 72 -p '  '
+	elif [ -n "$core" ]; then
 		echo
 		printf 'It applies on top of the core VFS series that adds %s and the suspend freeze (%s in autofreeze), the %s below its base.\n' \
 			"$flag" "$core" "$(plural "$(git rev-list --count "$start..$base")" commit)" | wrap
@@ -393,4 +415,4 @@ if [ -f "$KTREE/scripts/checkpatch.pl" ]; then
 	done
 	[ $bad -eq 0 ] || fail "checkpatch --strict warns about $bad patches (in $out)"
 fi
-echo "$prog: $(plural ${#converted[@]} patch) and a cover letter in $out (git send-email $out/*.patch)" >&2
+echo "$prog: ${prereqs:+$(plural "$prereqs" patch) for the suspend freeze, }$(plural ${#converted[@]} patch) and a cover letter in $out (git send-email $out/*.patch)" >&2

@@ -1,14 +1,20 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# vfs.sh: apply the core VFS series (FS_AUTOFREEZE, kernel freeze/thaw of
-# filesystems on suspend) that fits the kernel tree's code.
+# vfs.sh: apply the series of patches/ that the kernel tree's suspend
+# freeze needs before a conversion: on a stable tree the core VFS series
+# (FS_AUTOFREEZE, kernel freeze/thaw of filesystems on suspend); on a
+# tree with upstream's own freeze (filesystems_freeze(), FS_POWER_FREEZE)
+# what that freeze lacks (patches/linux-mainline/: the prerequisites of
+# policy/prerequisites.tsv, and btrfs's freeze).
 #
 #   vfs.sh [KTREE]            (default: $KTREE)
 #
 # The series is the one of patches/linux-*/ that applies to the tree, as
 # the helper finds it ("autofreeze optin": each is applied in memory), so
-# a tree is known by its code, not by its version number.  In the top
+# a tree is known by its code, not by its version number.  A tree with
+# only some of the prerequisites gets the patches of those it lacks
+# ("autofreeze prereqs").  In the top
 # of a git work tree it is applied with `git am` (one commit per patch),
 # elsewhere with `patch -p1`.  All or nothing: when a patch fails the tree
 # is left as it was.  A tree that already has the series is left alone.
@@ -51,10 +57,18 @@ ktree=$KTREE
 # applied in memory, or taken out to see whether it is in).
 IFS=$'\t' read -r _ state flag func where why < <("$AF" optin "$ktree") || true
 if [ "${state:-}" = tree ] && [ "$flag" != FS_AUTOFREEZE ]; then
-	echo "$prog: $ktree needs no VFS series: its own suspend freeze, $func() ($where), freezes the types that carry $flag, which make apply adds"
+	echo "$prog: $ktree needs no VFS series: its own suspend freeze, $func() ($where), freezes the types that carry $flag, which make apply adds, and has what a conversion needs from it (autofreeze prereqs)"
 	exit 0
 fi
-{ IFS=$'\t' read -r fit name; mapfile -t patches; } < <("$AF" series "$ktree") || true
+if [ "${state:-}" = partial ]; then
+	# Only the prerequisites the tree lacks, each its own patch.
+	fit=applies
+	name="${where%/} (only what the tree lacked)"
+	mapfile -t patches < <("$AF" prereqs "$ktree" |
+		awk -F'\t' -v top="$TOP/patches/" '$1 == "lacks" { print top $3 }')
+else
+	{ IFS=$'\t' read -r fit name; mapfile -t patches; } < <("$AF" series "$ktree") || true
+fi
 if [ "${fit:-}" = applied ]; then
 	echo "$prog: $ktree already has the VFS series $name, nothing to do"
 	exit 0

@@ -76,7 +76,14 @@ if [ -z "${REPORT:-}${CHECK:-}" ]; then
 	case $optin in
 	tree) ;;
 	series)
-		echo "$prog: $KTREE does not define $flag yet: run make vfs KTREE=$KTREE first, which applies $(plan_optin "$out/plan" 5) (nothing changed)" >&2
+		if [ "$flag" = FS_AUTOFREEZE ]; then
+			echo "$prog: $KTREE does not define $flag yet: run make vfs KTREE=$KTREE first, which applies $(plan_optin "$out/plan" 5) (nothing changed)" >&2
+		else
+			echo "$prog: $KTREE: its suspend freeze lacks what a conversion needs: run make vfs KTREE=$KTREE first, which applies $(plan_optin "$out/plan" 5) (nothing changed; autofreeze prereqs KTREE says what is missing)" >&2
+		fi
+		exit 2 ;;
+	partial)
+		echo "$prog: $KTREE has only part of what a conversion needs from its suspend freeze: $(plan_optin "$out/plan" 6 | sed 's/.*from it: //') (nothing changed; the missing patches are in $(plan_optin "$out/plan" 5))" >&2
 		exit 2 ;;
 	*)
 		if [ -z "$force" ]; then
