@@ -303,8 +303,10 @@ series_super_c()
 # (default 6.1) says which suspend freeze its tree has, as the helper
 # reads it from fs/super.c: our core series for that version applied
 # (fs.h defines FS_AUTOFREEZE, fs/super.c has what the series adds to
-# it), or for a version we ship no series for (7.3), upstream's
-# (tests/helper/upstream/super.c, FS_POWER_FREEZE).  The judgments do
+# it), or for a version we ship no series for (7.3), upstream's with what
+# patches/linux-mainline/ adds to it (tests/helper/upstream/ready/:
+# fs/super.c, FS_POWER_FREEZE, and the kernel/power/ code of its
+# prerequisites), a tree ready for a conversion.  The judgments do
 # not look at the version: one applies where its anchors are in the
 # case's code.
 fake_ktree()
@@ -322,7 +324,7 @@ fake_ktree()
 		series_super_c "$kv" >"$2/fs/super.c"
 	else
 		echo '#define FS_POWER_FREEZE 256' >>"$2/include/linux/fs.h" &&
-		cp "$TESTS/helper/upstream/super.c" "$2/fs/super.c"
+		cp -r "$TESTS/helper/upstream/ready/." "$2/"
 	fi &&
 	# every directory with C files is a unit: it has a Makefile
 	find "$2/fs" -name '*.c' -exec dirname {} \; | sort -u |

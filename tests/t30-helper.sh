@@ -352,7 +352,7 @@ test_expect_success "plan names the tree's opt-in: optin tree, or none" '
 	rm oi/fs/super.c &&
 	sed -i "s/^PATCHLEVEL = 1\$/PATCHLEVEL = 3/; s/^VERSION = 6\$/VERSION = 7/" oi/Makefile &&
 	"$AF" plan oi fs/xfs | head -n 1 >out &&
-	printf "optin	none	-	-	-	fs/super.c has no suspend freeze (filesystems_freeze_callback() or fs_suspend_freeze_sb()), and no core series autofreeze ships applies to it (patches/linux-6.1/: 0001-fs-unify-locking-semantics-for-fs-freeze-thaw.patch: block/bdev.c: no such file; patches/linux-6.12/: 0001-fs-add-FS_AUTOFREEZE-and-kernel-freeze-thaw-of-files.patch: fs/super.c: no such file)
+	printf "optin	none	-	-	-	fs/super.c has no suspend freeze (filesystems_freeze_callback() or fs_suspend_freeze_sb()), and no core series autofreeze ships applies to it (patches/linux-6.1/: 0001-fs-unify-locking-semantics-for-fs-freeze-thaw.patch: block/bdev.c: no such file; patches/linux-6.12/: 0001-fs-add-FS_AUTOFREEZE-and-kernel-freeze-thaw-of-files.patch: fs/super.c: no such file; patches/linux-mainline/: 0001-fs-thaw-only-the-filesystems-that-filesystems_freeze.patch: fs/super.c: no such file)
 " >want &&
 	test_cmp want out &&
 	printf "%s
@@ -362,13 +362,16 @@ test_expect_success "plan names the tree's opt-in: optin tree, or none" '
 " >want &&
 	test_cmp want out &&
 	echo "#define FS_POWER_FREEZE		256	/* Always freeze on suspend/hibernate */" >>oi/include/linux/fs.h &&
+	"$AF" plan oi fs/xfs | head -n 1 >out &&
+	grep -q "^optin	none	-	-	-	filesystems_freeze_callback() lacks thaw-only-frozen (.*); failed-freeze-fails (.*); snapshot-freeze (.*), and no series autofreeze ships applies to the tree (.*patches/linux-mainline/: 0001-" out &&
+	cp -r "$H"/upstream/ready/. oi/ &&
 	"$AF" plan oi fs/xfs >plan &&
 	head -n 1 plan >out &&
 	printf "optin	tree	FS_POWER_FREEZE	filesystems_freeze_callback	fs/super.c	frozen on suspend and hibernation by filesystems_freeze_callback() (fs/super.c)
 " >want &&
 	test_cmp want out &&
 	grep -q "^unit	fs/xfs	eligible	.*: filesystems_freeze_callback() -> freeze_super() -> .freeze_fs (fs/super.c)\$" plan &&
-	sed -i "s/!freeze_all_ptr &&/freeze_all_ptr \&\&/" oi/fs/super.c &&
+	sed -i "s/!state->freeze_all &&/state->freeze_all \&\&/" oi/fs/super.c &&
 	"$AF" plan oi fs/xfs | head -n 1 >out &&
 	printf "optin	none	-	-	-	filesystems_freeze_callback() tests FS_POWER_FREEZE, but freezes every type, whatever its flags
 " >want &&

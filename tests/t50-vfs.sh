@@ -263,21 +263,42 @@ run_version()
 	'
 }
 
-# Mainline (7.3): its own suspend freeze honours FS_POWER_FREEZE, so
-# make vfs has nothing to apply; make apply DIR=fs writes that flag, and
-# every object it touches compiles with no new warning.  With
-# KTREE_COMPILE, also every rule by hand over all of fs/.
+# Mainline (7.3): its own suspend freeze honours FS_POWER_FREEZE, but
+# lacks what a conversion needs (policy/prerequisites.tsv): make diff
+# refuses, naming make vfs, which applies patches/linux-mainline/; a
+# tree with part of it gets the rest.  Then make vfs has nothing to do;
+# make apply DIR=fs writes the flag, and every object it touches
+# compiles with no new warning.  With KTREE_COMPILE, also every rule by
+# hand over all of fs/.
 run_mainline()
 {
 	local v=$1 src=$TOP/build/linux-source-$1
 	local plain=$TOP/build/t50-$1 o=$TRASH/o-$1 prereq=KTREE_${1/./_}
 
-	test_expect_success $prereq "$v: make vfs says the tree needs no series, exit 0, and changes nothing" '
+	test_expect_success $prereq "$v: as Debian ships it, diff refuses in one line naming make vfs; make vfs applies patches/linux-mainline/" '
 		copy_tree "$src" "$plain" &&
+		test_exit_code 2 vmake diff KTREE="$plain" DIR=fs/xfs >out 2>err &&
+		test ! -s out && test "$(grep -c . err)" -eq 1 &&
+		grep -q "its suspend freeze lacks what a conversion needs: run make vfs KTREE=.* first, which applies patches/linux-mainline/ (nothing changed" err &&
 		vmake vfs KTREE="$plain" >out 2>err &&
 		cat out err &&
-		grep -q "needs no VFS series: its own suspend freeze, filesystems_freeze_callback() (fs/super.c), freezes the types that carry FS_POWER_FREEZE" out &&
-		test ! -s err && test ! -e "$(ktree_state "$plain")/touched"
+		grep -q "applied the VFS series patches/linux-mainline to .* (patch -p1, 4 patches)" out &&
+		test ! -s err &&
+		"$TOP"/scripts/autofreeze prereqs "$plain" | cut -f1 | sort -u >got &&
+		echo has >want && test_cmp want got &&
+		vmake vfs KTREE="$plain" >out 2>err &&
+		grep -q "needs no VFS series: its own suspend freeze, filesystems_freeze_callback() (fs/super.c), freezes the types that carry FS_POWER_FREEZE" out
+	'
+
+	test_expect_success $prereq "$v: a tree with part of the prerequisites: optin partial; make vfs applies only the missing one" '
+		copy_tree "$plain" part-$v && rm part-$v/kernel/power/user.c &&
+		cp "$src/kernel/power/user.c" part-$v/kernel/power/user.c &&
+		"$TOP"/scripts/autofreeze optin part-$v | cut -f2 >got &&
+		echo partial >want && test_cmp want got &&
+		vmake vfs KTREE="$TRASH/part-$v" >out 2>err &&
+		grep -q "applied the VFS series patches/linux-mainline (only what the tree lacked) to .* (patch -p1, 1 patches)" out &&
+		cmp "$plain/kernel/power/user.c" part-$v/kernel/power/user.c &&
+		rm -rf part-$v
 	'
 
 	test_expect_success $prereq "$v: make apply DIR=fs adds FS_POWER_FREEZE: every touched object compiles, no new warning" '
@@ -298,7 +319,8 @@ run_mainline()
 
 # T50_VERSIONS="6.1" runs one version only (while working on it).
 for v in ${T50_VERSIONS:-6.1 6.12 7.3}; do
-	if [ -d "$TOP/patches/linux-$v" ]; then
+	# our core series where the tree's freeze is to come from it
+	if [ "$("$TOP"/scripts/autofreeze optin "$TOP/build/linux-source-$v" 2>/dev/null | cut -f3)" = FS_AUTOFREEZE ]; then
 		run_version "$v"
 	else
 		run_mainline "$v"

@@ -1,8 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make series on git copies of the Debian trees: 7.3 as it is, 6.1 on
-# top of our core series (its commits made by make vfs).  The series
+# make series on git copies of the Debian trees: 7.3 as it is (the
+# series opens with what its suspend freeze lacks, patches/
+# linux-mainline/, and converts btrfs whole), 6.1 on top of our core
+# series (its commits made by make vfs).  The series
 # passes the tree's checkpatch.pl --strict (series.sh fails on a
 # warning), has To: and Cc: from its get_maintainer.pl, its cover letter
 # names every unit under fs/, git am takes it on a fresh copy, and
@@ -18,13 +20,20 @@ git_copy()
 {
 	local src=$TOP/build/linux-source-$1 core
 	ktree_link_copy "$src" "$2" &&
-	core=$(grep -h "^diff --git a/" "$TOP"/patches/linux-"$1"/*.patch 2>/dev/null |
+	core=$(grep -h "^diff --git a/" "$TOP"/patches/linux-*/*.patch |
 		awk '{ print substr($3, 3) }' | sort -u) &&
 	(cd "$2" && git init -q &&
 		git add -f fs include scripts MAINTAINERS Makefile Kconfig \
 			Documentation/process $core &&
 		git -c user.name=base -c user.email=base@localhost commit -qm base &&
 		git config user.name "Ann Dev" && git config user.email ann@example.org)
+}
+
+# subject PATCH: its subject, unfolded, without "[PATCH n/m] "
+subject()
+{
+	awk '/^Subject: / { s = $0; while ((getline l) > 0 && l ~ /^ /) s = s l; print s; exit }' "$1" |
+		sed 's/^Subject: \[PATCH [0-9]*\/[0-9]*\] //'
 }
 
 # compiled V: KTREE_COMPILE asks for V's compile
@@ -43,7 +52,7 @@ for v in 7.3 6.1; do
 		base=$(git -C s$v rev-parse HEAD) &&
 		build= && if compiled $v; then build=1; fi &&
 		COMPILE=$build make -s -C "$TOP" series KTREE="$TRASH"/s$v DIR=fs OUT="$TRASH"/out$v 2>err$v &&
-		grep -q "^series.sh: [0-9]* patches and a cover letter in $TRASH/out$v" err$v &&
+		grep -q "^series.sh: \([0-9]* patches for the suspend freeze, \)\?[0-9]* patches and a cover letter in $TRASH/out$v" err$v &&
 		! grep -q "^series.sh: checkpatch: " err$v &&
 		n=$(ls out$v | grep -vc "^0000-") &&
 		test "$n" -ge 7 &&
@@ -52,6 +61,22 @@ for v in 7.3 6.1; do
 			grep -q "^\(To\|Cc\): .*@vger.kernel.org" $p || return 1
 		done
 	'
+
+	if [ $v = 7.3 ]; then
+		test_expect_success $prereq "linux-source-$v: the series opens with patches/linux-mainline/, then converts btrfs whole" '
+			grep -q "^series.sh: 4 patches for the suspend freeze, " err$v &&
+			for p in "$TOP"/patches/linux-mainline/000[1-9]-*.patch; do
+				subject $p
+			done >want$v &&
+			for p in out$v/000[1-4]-*.patch; do
+				subject $p
+			done >got$v &&
+			test_cmp want$v got$v &&
+			grep -q "^Signed-off-by: Ann Dev <ann@example.org>" out$v/0001-*.patch &&
+			btrfs=$(grep -l "^+.*alloc_ordered_workqueue(\"btrfs-discard\", 0);" out$v/*.patch) &&
+			grep -q "FS_POWER_FREEZE" $btrfs && ! grep -q "^Kept, and why:" $btrfs
+		'
+	fi
 
 	test_expect_success $prereq "linux-source-$v: the cover letter names every unit under fs/" '
 		"$TOP"/scripts/autofreeze plan "$TRASH"/s$v fs | awk -F"\t" "\$1 == \"unit\" { print \$2 }" >units$v &&

@@ -92,6 +92,7 @@ print(\"%d converted, %d kept, %d manual\" % (t[\"converted\"], t[\"kept\"], t[\
 		tgt=$(target_tree $v) &&
 		mkdir t$v && cp -a $tgt/Makefile $tgt/Kconfig $tgt/fs t$v/ &&
 		mkdir -p t$v/include/linux && cp $tgt/include/linux/fs.h t$v/include/linux/ &&
+		mkdir -p t$v/kernel && cp -a $tgt/kernel/power t$v/kernel/ &&
 		(cd t$v && git init -q && git add -A && git -c user.name=t -c user.email=t@t commit -qm base) &&
 		make -s -C "$TOP" apply KTREE="$TRASH"/t$v DIR=fs/xfs 2>apply.err &&
 		(cd t$v && git diff) | diff_hunks >got-xfs.$v &&
@@ -128,9 +129,9 @@ test_expect_success KTREE_6_1,KTREE_6_12,KTREE_7_3 "every judgment of policy/jud
 	test_cmp /dev/null stale
 '
 
-# A judgment rests on code: change that code in a copy of 7.3 and
-# exactly that judgment lapses; what it decided is then unreviewed and
-# stays as it is.
+# A judgment rests on code: change that code in a copy of 7.3 (with
+# make vfs, so that diff runs) and exactly that judgment lapses; what it
+# decided is then unreviewed and stays as it is.
 # verdicts: "autofreeze judgments" output on stdin, each line cut to
 # its verdict (holds, lapsed, or another line holds here).
 verdicts()
@@ -143,20 +144,22 @@ verdicts()
 # list is left in j.COPY.
 only_lapse()
 {
-	"$TOP"/scripts/autofreeze judgments "$TOP"/build/linux-source-7.3 fs |
+	"$TOP"/scripts/autofreeze judgments "$(target_tree 7.3)" fs |
 		verdicts >v.orig &&
 	"$TOP"/scripts/autofreeze judgments "$1" fs >j.$1 &&
 	verdicts <j.$1 | diff v.orig - | sed -n "s/^\([<>]\) [^ ]* /\1 /p" >changed &&
 	printf "< %s: holds\n> %s: lapsed\n" "$2" "$2" | test_cmp - changed
 }
 
-# anchor_copy DEST FILE SED: a linked copy of 7.3 in which FILE is
-# edited by SED (and so differs).
+# anchor_copy DEST FILE SED: a linked copy of 7.3 with make vfs in which
+# FILE is edited by SED (and so differs).
 anchor_copy()
 {
-	ktree_link_copy "$TOP"/build/linux-source-7.3 "$1" &&
-	rm "$1/$2" && sed "$3" "$TOP/build/linux-source-7.3/$2" >"$1/$2" &&
-	! cmp -s "$TOP/build/linux-source-7.3/$2" "$1/$2"
+	local base
+	base=$(target_tree 7.3) &&
+	ktree_link_copy "$base" "$1" &&
+	rm "$1/$2" && sed "$3" "$base/$2" >"$1/$2" &&
+	! cmp -s "$base/$2" "$1/$2"
 }
 
 test_expect_success KTREE_7_3 "7.3, gfs2's freeze made local: only the cluster judgment lapses; gfs2 is unreviewed, and stays as it is" '
@@ -177,15 +180,15 @@ assert set(x[\"code\"] for x in u[\"uses\"]) == {\"unreviewed\"}" gl.json &&
 	rm -rf gl
 '
 
-test_expect_success KTREE_7_3 "7.3, btrfs_freeze() made to stop discard: only the discard judgment lapses; btrfs is left whole, the discard use unreviewed" '
-	anchor_copy bd fs/btrfs/super.c "/^static int btrfs_freeze(/,/^}/s/^\(\tset_bit(BTRFS_FS_FROZEN, &fs_info->flags);\)\$/\1\n\tbtrfs_discard_cleanup(fs_info);/" &&
-	only_lapse bd "fs/btrfs: not-quiesced on btrfs_init_workqueues() (\"btrfs-discard\")" &&
-	grep -q "^policy/judgments.tsv:[0-9]*: fs/btrfs: not-quiesced on btrfs_init_workqueues() (\"btrfs-discard\"): lapsed: btrfs_freeze() !-> btrfs_discard_\*(): btrfs_freeze() (super.c:2330) calls btrfs_discard_cleanup() (super.c:2335)\$" j.bd &&
+test_expect_success KTREE_7_3 "7.3, btrfs_freeze() made to stop discard no more: only the quiesced discard judgment lapses; btrfs is left whole, the discard use unreviewed" '
+	anchor_copy bd fs/btrfs/super.c "/^static int btrfs_freeze(/,/^}/{/^\tbtrfs_discard_pause(fs_info);\$/d}" &&
+	only_lapse bd "fs/btrfs: quiesced on btrfs_init_workqueues() (\"btrfs-discard\")" &&
+	grep -q "^policy/judgments.tsv:[0-9]*: fs/btrfs: quiesced on btrfs_init_workqueues() (\"btrfs-discard\"): lapsed: btrfs_freeze() -> btrfs_discard_pause(): btrfs_freeze() (super.c:2330) calls no btrfs_discard_pause()\$" j.bd &&
 	make -s -C "$TOP" report KTREE="$TRASH"/bd DIR=fs/btrfs >bd.report &&
-	grep -q "^	fs/btrfs/disk-io.c:1993:44: WQ_FREEZABLE: kept: WQ_FREEZABLE in btrfs_init_workqueues(): unreviewed: the not-quiesced judgment on btrfs_init_workqueues() (policy/judgments.tsv:[0-9]*) no longer holds: btrfs_freeze() !-> btrfs_discard_\*(): " bd.report &&
+	grep -q "^	fs/btrfs/disk-io.c:1993:44: WQ_FREEZABLE: kept: WQ_FREEZABLE in btrfs_init_workqueues(): unreviewed: the not-quiesced judgment on btrfs_init_workqueues() (policy/judgments.tsv:[0-9]*) no longer holds: " bd.report &&
 	grep -q "^	no FS_POWER_FREEZE, left whole: unreviewed: 1 use the conversion would take off the freezer" bd.report &&
-	grep -q "^	fs/btrfs/scrub.c:3020:23: WQ_FREEZABLE: kept: WQ_FREEZABLE in scrub_workers_get(): btrfs_freeze() (super.c:2330) pauses neither scrub" bd.report &&
-	grep -q "^	fs/btrfs/disk-io.c:1955:40: WQ_FREEZABLE: kept: unit left whole, it gets no FS_POWER_FREEZE: would convert (workqueue flag in btrfs_init_workqueues(); quiesced: btrfs_freeze() commits the transaction (super.c:2342)" bd.report &&
+	grep -q "^	fs/btrfs/scrub.c:3032:23: WQ_FREEZABLE: kept: unit left whole, it gets no FS_POWER_FREEZE: would convert (workqueue flag in scrub_workers_get(); quiesced: btrfs_freeze() pauses scrub and dev-replace" bd.report &&
+	grep -q "^	fs/btrfs/disk-io.c:1955:40: WQ_FREEZABLE: kept: unit left whole, it gets no FS_POWER_FREEZE: would convert (workqueue flag in btrfs_init_workqueues(); quiesced: btrfs_freeze() commits the transaction (super.c:2346)" bd.report &&
 	make -s -C "$TOP" diff KTREE="$TRASH"/bd DIR=fs/btrfs >bd.diff 2>bd.err &&
 	test_cmp /dev/null bd.diff &&
 	grep -q "fs/btrfs: left as it is, it gets no FS_POWER_FREEZE: unreviewed: " bd.err &&

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Trimmed from linux-7.3 fs/super.c: upstream's suspend freeze, which
- * freezes the types that carry FS_POWER_FREEZE.  fake_ktree (tests/lib.sh)
- * puts it in a fixture tree of a version we ship no series for.
+ * freezes the types that carry FS_POWER_FREEZE, as Debian ships it,
+ * without the prerequisites of patches/linux-mainline/ (ready/ has them).
  */
 static const char *filesystems_freeze_ptr = "filesystems_freeze";
 
