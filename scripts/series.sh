@@ -330,7 +330,7 @@ usecount()
 		echo
 		printf 'Patches 1-%s come first: fixes to the freeze the conversions rely on (%s in autofreeze), each with its reason:\n' \
 			"$prereqs" "$core" | wrap
-		git log --reverse --format='  %s' "$start..$base" | fmt -w 72 -p '  '
+		git log --reverse --format='  %s' "$start..$base"
 	elif [ -n "$core" ]; then
 		echo
 		printf 'It applies on top of the core VFS series that adds %s and the suspend freeze (%s in autofreeze), the %s below its base.\n' \
