@@ -6,7 +6,7 @@
 
 KVER ?= 6.1
 
-## e2e: converted, control and mutant kernels of KVER (6.1, 6.12, 7.3) through suspend and hibernation under qemu, no I/O to a frozen disk (build/e2e/)
+## e2e: converted, control, mutant (and on mainline unready) kernels of KVER (6.1, 6.12, 7.3) through suspend, hibernation and /dev/snapshot under qemu, no I/O to a frozen disk (build/e2e/)
 .PHONY: e2e
 e2e:
 	@J="$(J)" $(TOP)/scripts/e2e.sh "$(KVER)"

@@ -15,18 +15,31 @@
 #
 #   e2e.sh KVER                       (6.1, 6.12 or 7.3)
 #
-# Where autofreeze has a core VFS series for KVER (patches/linux-KVER/),
-# the patched kernel is `make vfs` and `make apply DIR=fs`, and the
-# series' own "<type> (<dev>): freezing" lines show each freeze.  Where
-# the tree's own suspend freeze honours a flag (mainline's
-# filesystems_freeze() and FS_POWER_FREEZE), it is `make apply DIR=fs`
-# alone; that freeze prints nothing, and the order checks read the
-# kprobe events on each filesystem's ->freeze_fs and ->unfreeze_fs that
-# every kernel's guest traces.  After make apply, every unit the tree
-# then flags must have its row in tests/e2e/filesystems.
+# The patched kernel is `make vfs` and `make apply DIR=fs`.  On a stable
+# tree make vfs applies our core VFS series, whose own "<type> (<dev>):
+# freezing" lines show each freeze.  On mainline (filesystems_freeze()
+# and FS_POWER_FREEZE, found by the code) it applies what that freeze
+# lacks, patches/linux-mainline/; that freeze prints nothing, and the
+# order checks read the kprobe events on each filesystem's ->freeze_fs
+# and ->unfreeze_fs that every kernel's guest traces.  After make apply,
+# every unit the tree then flags must have its row in
+# tests/e2e/filesystems.
+#
+# Where make vfs applied patches/linux-mainline/, the mutant is the
+# patched kernel without its btrfs patch (btrfs_freeze() stops no
+# discard), with btrfs converted all the same; elsewhere it is the
+# patched kernel with WQ_FREEZABLE taken off btrfs's discard workqueue.
 #
 # Environment:
-#   E2E_ROLES    which kernels to run, default "control patched mutant"
+#   E2E_ROLES    which kernels to run, default "control patched mutant
+#                unready" (unready only where the tree's freeze has
+#                prerequisites)
+#   E2E_HIBERNATE  which run a real hibernation too (default "patched")
+#   E2E_SNAPSHOT   which run a hibernation through /dev/snapshot
+#                (default "patched unready"; mainline only)
+#   E2E_FAILFREEZE which run a suspend in which a flagged filesystem
+#                fails to freeze (default "patched unready"; mainline
+#                only; unready runs only these two)
 #   E2E_CYCLES   suspend cycles per pm_test level (default 2)
 #   E2E_TIMEOUT  seconds a guest may run before it is killed (default 300)
 #   E2E_ACCEL    qemu accelerator, tcg (default) or kvm
@@ -44,8 +57,19 @@
 # afterwards: objtool's build records absolute paths, and every object
 # depends on objtool, so a copy built elsewhere would compile it all.
 #
-# Exit status: 0 the patched kernel passed and the control and mutant
-# failed as they must, 1 otherwise, 2 bad input or missing tools.
+# The unready kernel is the patched one without the prerequisites
+# patches/linux-mainline/ gives mainline's freeze (policy/
+# prerequisites.tsv), the conversion kept.  Two runs must catch it: a
+# hibernation through /dev/snapshot (tests/e2e/snapshot-client.c), in
+# which it writes between the image and SNAPSHOT_UNFREEZE; and a suspend
+# in which an ext4 of its own (e2e.victim) fails to freeze (every bio to
+# its disk fails, fail_make_request), which it lets go on.  The patched
+# kernel runs both too, and must pass them: no write, and the suspend
+# refused with everything thawed.
+#
+# Exit status: 0 the patched kernel passed and the control, mutant and
+# unready kernels failed as they must, 1 otherwise, 2 bad input or
+# missing tools.
 
 set -eu
 prog=e2e.sh
@@ -71,27 +95,34 @@ case $kver in
 esac
 tarball=/usr/src/linux-source-$kver.tar.xz
 [ -f "$tarball" ] || die "no $tarball (make deps installs linux-source-6.1, 6.12 and 7.3)"
-# series: our core VFS series, then make apply; mainline: make apply on
-# the tree's own freeze, which make apply checks is there.
-if [ -d "$TOP/patches/linux-$kver" ]; then
-	freeze=series
-else
-	freeze=mainline
-fi
 
 roles=
-all_roles="control patched mutant"
+all_roles="control patched mutant unready"
 for r in ${E2E_ROLES:-$all_roles}; do
 	case " $all_roles " in
 	*" $r "*) ;;
-	*) die "E2E_ROLES: '$r' is not control, patched or mutant" ;;
+	*) die "E2E_ROLES: '$r' is not control, patched, mutant or unready" ;;
 	esac
 done
 hibernate_roles=${E2E_HIBERNATE-patched}
+snapshot_roles=${E2E_SNAPSHOT-patched unready}
+failfreeze_roles=${E2E_FAILFREEZE-patched unready}
 for r in $hibernate_roles; do
 	case " $all_roles " in
 	*" $r "*) ;;
-	*) die "E2E_HIBERNATE: '$r' is not control, patched or mutant" ;;
+	*) die "E2E_HIBERNATE: '$r' is not control, patched, mutant or unready" ;;
+	esac
+done
+for r in $snapshot_roles; do
+	case " $all_roles " in
+	*" $r "*) ;;
+	*) die "E2E_SNAPSHOT: '$r' is not control, patched, mutant or unready" ;;
+	esac
+done
+for r in $failfreeze_roles; do
+	case " $all_roles " in
+	*" $r "*) ;;
+	*) die "E2E_FAILFREEZE: '$r' is not control, patched, mutant or unready" ;;
 	esac
 done
 # The control first: the patched kernel is built on a copy of its build,
@@ -138,10 +169,23 @@ version_config=$TOP/tests/e2e/kernel-$kver.config
 # The guest runs the btrfs tool (for scrub) from the host, with its
 # libraries.
 btrfs_tool=$(command -v btrfs) || die "btrfs: not found (make deps installs btrfs-progs)"
+# The kernels share most of their objects (the unready one has the
+# control's include/linux/fs.h): ccache, where there is one, compiles
+# them once.
+cc=gcc
+! command -v ccache >/dev/null || cc="ccache gcc"
+# The hibernation client of /dev/snapshot, static, for the guest.
+snapshot_client_src=$TOP/tests/e2e/snapshot-client.c
 work=$BUILD/e2e/linux-$kver
 # Where each kernel is built, before it moves to its role's directory.
 tree=$work/tree
 mkdir -p "$work"
+snapshot_client=$work/snapshot-client
+if [ ! -x "$snapshot_client" ] || [ "$snapshot_client_src" -nt "$snapshot_client" ]; then
+	gcc -static -O2 -Wall -Wextra -Werror -o "$snapshot_client" \
+		"$snapshot_client_src" ||
+		die "$snapshot_client_src: does not build static (make deps installs libc6-dev)"
+fi
 
 # What a role's kernel is built from; a change to any of it rebuilds.
 inputs()
@@ -156,14 +200,14 @@ inputs()
 		# What make vfs and make apply run, for the patched kernel
 		# and the mutant built on it.
 		if [ "$role" != control ]; then
-			[ $freeze = mainline ] ||
-				sha256sum "$TOP"/patches/linux-"$kver"/*.patch
+			sha256sum "$TOP"/patches/linux-*/*.patch
 			sha256sum "$TOP"/cocci/*.cocci "$TOP"/scripts/helper/*.[ch] \
 				"$TOP"/policy/* \
 				"$TOP"/scripts/{vfs,apply}.sh \
 				"$TOP"/scripts/lib/{convert,ktree,plan}.sh
 		fi
 		[ "$role" != mutant ] || declare -f mutate
+		[ "$role" != unready ] || declare -f unready_tree
 	} | sed "s|$TOP/||"
 }
 
@@ -224,16 +268,42 @@ check_config()
 
 # mutate TREE: put back one removal the policy holds unsafe: btrfs's
 # async discard is not stopped by btrfs_freeze(), and its workqueue
-# without WQ_FREEZABLE runs while the filesystem is frozen.  6.1 makes it
-# with alloc_workqueue(..., WQ_UNBOUND | WQ_FREEZABLE, 1), later trees
-# with alloc_ordered_workqueue(..., WQ_FREEZABLE).
+# without WQ_FREEZABLE runs while the filesystem is frozen.  Where the
+# patched tree has btrfs's freeze fix of patches/linux-mainline/ (and so
+# no WQ_FREEZABLE on that workqueue any more), the fix is taken out;
+# else the flag: 6.1 makes the workqueue with alloc_workqueue(...,
+# WQ_UNBOUND | WQ_FREEZABLE, 1), later trees with
+# alloc_ordered_workqueue(..., WQ_FREEZABLE).
 mutate()
 {
-	local f=$1/fs/btrfs/disk-io.c call='workqueue("btrfs[-_]discard",'
+	local f=$1/fs/btrfs/disk-io.c call='workqueue("btrfs[-_]discard",' fix
+	fix=$(ls "$TOP"/patches/linux-mainline/[0-9]*-btrfs-*.patch 2>/dev/null | head -n 1)
+	if [ -n "$fix" ] && ! grep -q "$call.*WQ_FREEZABLE" "$f"; then
+		patch -d "$1" -p1 -R -s -F 0 --no-backup-if-mismatch <"$fix" &&
+		! grep -q "$call.*WQ_FREEZABLE" "$f"
+		return
+	fi
 	grep -q "$call.*WQ_FREEZABLE" "$f" &&
 	sed -i -e "/$call/s/ | WQ_FREEZABLE//" \
 		-e "/$call/s/\(\"btrfs[-_]discard\", \)WQ_FREEZABLE)/\10)/" "$f" &&
 	grep -q "$call" "$f" && ! grep -q "$call.*WQ_FREEZABLE" "$f"
+}
+
+# unready_tree TREE: take out of the patched TREE the prerequisites its
+# suspend freeze has ("autofreeze prereqs": the patches of
+# patches/linux-mainline/ that policy/prerequisites.tsv names), the last
+# first, and keep the conversion: the kernel a conversion without them
+# would give.  Fails where the freeze has none to take out.
+unready_tree()
+{
+	local p n=0
+	for p in $("$TOP/scripts/autofreeze" prereqs "$1" |
+			awk -F'\t' '$1 == "has" { print $3 }' | tac); do
+		patch -d "$1" -p1 -R -s -F 0 --no-backup-if-mismatch \
+			<"$TOP/patches/$p" || return 1
+		n=$((n + 1))
+	done
+	[ $n -gt 0 ] && ! "$TOP/scripts/autofreeze" prereqs "$1" | grep -q '^has'
 }
 
 # flagged_units TREE: the units of fs/ the conversion flags, "fs/xfs",
@@ -286,6 +356,17 @@ build_kernel()
 	if [ "$role" = patched ] && built control; then
 		say "linux $kver $role: copying the control's tree and build"
 		cp -a "$work/control/src" "$tree"
+	elif [ "$role" = unready ]; then
+		built patched || {
+			say "linux $kver unready: no patched kernel to start from"
+			return 1
+		}
+		say "linux $kver $role: copying the patched kernel's tree and build, without the prerequisites of its suspend freeze"
+		cp -a "$work/patched/src" "$tree"
+		unready_tree "$tree" || {
+			say "linux $kver unready: no prerequisite of the suspend freeze to take out of the patched tree"
+			return 1
+		}
 	elif [ "$role" = mutant ]; then
 		built patched || {
 			say "linux $kver mutant: no patched kernel to start from"
@@ -294,7 +375,7 @@ build_kernel()
 		say "linux $kver $role: copying the patched kernel's tree and build"
 		cp -a "$work/patched/src" "$tree"
 		mutate "$tree" || {
-			say "linux $kver mutant: fs/btrfs/disk-io.c: no btrfs discard workqueue with WQ_FREEZABLE to take it from"
+			say "linux $kver mutant: neither btrfs's freeze fix to take out nor a btrfs discard workqueue with WQ_FREEZABLE to take it from"
 			return 1
 		}
 	else
@@ -303,13 +384,11 @@ build_kernel()
 		mv "$work/linux-source-$kver" "$tree"
 	fi
 	if [ "$role" = patched ]; then
-		if [ $freeze = series ]; then
-			say "linux $kver $role: core VFS series (make vfs)"
-			"$TOP/scripts/vfs.sh" "$tree" > "$dir/vfs.log" 2>&1 || {
-				say "make vfs failed, see ${dir#"$TOP"/}/vfs.log"
-				return 1
-			}
-		fi
+		say "linux $kver $role: what its suspend freeze needs (make vfs)"
+		"$TOP/scripts/vfs.sh" "$tree" > "$dir/vfs.log" 2>&1 || {
+			say "make vfs failed, see ${dir#"$TOP"/}/vfs.log"
+			return 1
+		}
 		say "linux $kver $role: make apply DIR=fs"
 		make -s -C "$TOP" apply KTREE="$tree" DIR=fs \
 			> "$dir/apply.log" 2>&1 || {
@@ -322,9 +401,9 @@ build_kernel()
 	say "linux $kver $role: building bzImage (J=$J, log in ${dir#"$TOP"/}/build.log)"
 	{
 		allconfig > "$dir/allconfig" &&
-		make -C "$tree" O=obj allnoconfig \
+		make -C "$tree" O=obj CC="$cc" allnoconfig \
 			KCONFIG_ALLCONFIG="$dir/allconfig" &&
-		make -C "$tree" O=obj -j"$J" bzImage
+		make -C "$tree" O=obj CC="$cc" -j"$J" bzImage
 	} > "$dir/build.log" 2>&1 || {
 		say "linux $kver $role: kernel build failed, from ${dir#"$TOP"/}/build.log:"
 		grep -m 10 -E 'error:|\*\*\*' "$dir/build.log" >&2 ||
@@ -352,6 +431,7 @@ make_initramfs()
 	slink /bin/sh busybox 777 0 0
 	file /init $guest_init 755 0 0
 	file /bin/btrfs $btrfs_tool 755 0 0
+	file /bin/snapshot-client $snapshot_client 755 0 0
 	EOF
 	# The btrfs tool's libraries, where its loader looks for them,
 	# each directory after its parent.
@@ -405,6 +485,17 @@ make_disks()
 		say "linux $kver: not flagged on this version, run and expected not to freeze: $unflagged"
 		guest_args="$guest_args e2e.unflagged=$unflagged"
 	}
+	if [ "$mode" = failfreeze ]; then
+		# the filesystem whose freeze fails: an ext4 of its own
+		victim_dev=vd${letters:$((${#drives[@]} / 2)):1}
+		truncate -s 64M "$dir/victim.img" &&
+		mkfs.ext4 -q -F "$dir/victim.img" > "$dir/mkfs.log" 2>&1 || {
+			say "mkfs.ext4 $dir/victim.img failed"
+			return 1
+		}
+		drives+=(-drive "file=$dir/victim.img,format=raw,if=virtio")
+		guest_args="$guest_args e2e.victim=$victim_dev"
+	fi
 	[ "$mode" = hibernate ] || return 0
 	swap_dev=vd${letters:$((${#drives[@]} / 2)):1}
 	truncate -s 512M "$dir/swap.img" &&
@@ -470,6 +561,12 @@ boot()
 		cat "$dir"/hibernate[12].report.log > "$dir/hibernate.report.log"
 		cat "$dir"/hibernate[12].console.log > "$dir/hibernate.console.log"
 		;;
+	snapshot)
+		qemu_boot snapshot e2e.mode=snapshot e2e.discard_wait=$wait
+		;;
+	failfreeze)
+		qemu_boot failfreeze e2e.mode=failfreeze e2e.discard_wait=0
+		;;
 	esac
 	sed -n '/^e2e: dmesg begin/,/^e2e: dmesg end/p' "$dir/$mode.report.log" |
 		sed '1d;$d' > "$dir/$mode.dmesg.txt"
@@ -486,10 +583,24 @@ check()
 	summary=$(tail -n 1 "$dir/$mode.check.txt")
 }
 
+# built_with_btrfs_fix: in the patched tree, the judgment that btrfs's
+# freeze stops async discard holds (its freeze fix is in), so no discard
+# may reach the frozen disk, even outside the freezer.
+built_with_btrfs_fix()
+{
+	"$TOP/scripts/autofreeze" judgments "$work/patched/src" fs/btrfs 2>/dev/null |
+		grep -q ': quiesced on btrfs_init_workqueues() ("btrfs-discard"): holds'
+}
+
 # judge ROLE MODE: what the role must show in the run's check, said in
 # one line; sets status to 1 when it does not.  The converted kernel
-# passes; the control fails, and only where the series matters; the
-# mutant is caught: I/O to the frozen btrfs's disk, from its discard work.
+# passes, and where its btrfs freeze stops discard, no discard reaches
+# the frozen disk at all; the control fails, and only where the series
+# matters; the mutant is caught: I/O to the frozen btrfs's disk, from its
+# discard work; the unready kernel (the conversion without the
+# prerequisites of its suspend freeze) is caught sending block I/O to a
+# flagged filesystem's disk between the image of a hibernation through
+# /dev/snapshot and its SNAPSHOT_UNFREEZE.
 judge()
 {
 	local role=$1 mode=$2 dir=$work/$1 what=$1 check other caught
@@ -497,7 +608,11 @@ judge()
 	[ "$mode" = suspend ] || what="$role $mode"
 	case $role in
 	patched)
-		if [ $rc -eq 0 ]; then
+		discard=$(grep '^note .*btrfs_discard_workfn' "$check" | head -n 1 || true)
+		if [ $rc -eq 0 ] && [ -n "$discard" ] && built_with_btrfs_fix; then
+			say "linux $kver $what: FAIL, btrfs discards reach its frozen disk, though its freeze stops them: ${discard#note }"
+			status=1
+		elif [ $rc -eq 0 ]; then
 			say "linux $kver $what: PASS (${summary#*: })"
 		else
 			say "linux $kver $what: FAIL (${summary#*: }), from ${check#"$TOP"/}:"
@@ -518,6 +633,19 @@ judge()
 			status=1
 		fi
 		;;
+	unready)
+		# What each proof must catch without the prerequisites.
+		case $mode in
+		snapshot) caught=$(grep '^FAIL \[snapshot-io\]' "$check" | head -n 1 || true) ;;
+		*) caught=$(grep '^FAIL \[freeze-fail\] .*went on' "$check" | head -n 1 || true) ;;
+		esac
+		if [ -n "$caught" ]; then
+			say "linux $kver $what: caught (${caught#FAIL })"
+		else
+			say "linux $kver $what: NOT CAUGHT without the prerequisites of its suspend freeze (${summary#*: }), see ${check#"$TOP"/}"
+			status=1
+		fi
+		;;
 	mutant)
 		caught=$(grep '^FAIL \[io-frozen\].*btrfs_discard_workfn' "$check" | head -n 1 || true)
 		if [ -n "$caught" ]; then
@@ -530,16 +658,42 @@ judge()
 	esac
 }
 
+# prerequisites: the patched tree's suspend freeze is one with
+# prerequisites (mainline's), which the snapshot and failfreeze runs
+# prove.
+prerequisites()
+{
+	"$TOP/scripts/autofreeze" prereqs "$work/patched/src" 2>/dev/null | grep -q '^has'
+}
+
+# in_list WORD LIST...: WORD is one of LIST.
+in_list()
+{
+	local w=$1
+	shift
+	case " $* " in
+	*" $w "*) return 0 ;;
+	esac
+	return 1
+}
+
 # flagged_units() reads the helper's plan, for every role.
 make -s -C "$TOP" helper || die "make helper failed"
 
 status=0
 for role in $roles; do
+	if [ "$role" = unready ] && built patched &&
+	   ! "$TOP/scripts/autofreeze" prereqs "$work/patched/src" | grep -q '^has'; then
+		say "linux $kver unready: skipped, its suspend freeze has no prerequisites to take out"
+		continue
+	fi
 	build_kernel "$role" || exit 1
-	for mode in suspend hibernate; do
-		case "$mode: $hibernate_roles " in
-		suspend:* | *" $role "*) ;;
-		*) continue ;;
+	for mode in suspend hibernate snapshot failfreeze; do
+		case $mode in
+		suspend) [ "$role" != unready ] || continue ;;
+		hibernate) in_list "$role" $hibernate_roles || continue ;;
+		snapshot) in_list "$role" $snapshot_roles && prerequisites || continue ;;
+		failfreeze) in_list "$role" $failfreeze_roles && prerequisites || continue ;;
 		esac
 		boot "$role" $mode || exit 1
 		check "$role" $mode

@@ -187,4 +187,52 @@ test_expect_success XZ "a hibernation whose image did not come back fails [guest
 	grep -q "^FAIL \[guest\] guest: error resume: " out
 '
 
+# The proofs of what mainline's freeze lacks (patches/linux-mainline/),
+# recorded from 7.3: the converted kernel with the prerequisites
+# ("patched") and without them ("unready"), through a hibernation by
+# /dev/snapshot, and through a suspend in which an ext4 (the "victim")
+# fails to freeze.
+test_lazy_prereq PREREQ_RUNS "test -f $SAMPLES/linux-7.3-io-snapshot-unready.report.xz && test -f $SAMPLES/linux-7.3-io-failfreeze-unready.report.xz"
+
+test_expect_success XZ,PREREQ_RUNS "7.3 /dev/snapshot: with the prerequisites, no request to a flagged disk from the image to SNAPSHOT_UNFREEZE" '
+	r=$(sample 7.3 snapshot-patched) && { $CHECK $r >out; rc=$?; cat out; test $rc -eq 0; } &&
+	grep -q "^e2e: snapshot: image [1-9][0-9]* bytes, in_suspend 1" $r &&
+	grep -q "^ok from SNAPSHOT_CREATE_IMAGE to SNAPSHOT_UNFREEZE: no request to the disk of a flagged filesystem\$" out &&
+	grep -q "^ok cycle 1 (snapshot): froze " out
+'
+
+test_expect_success XZ,PREREQ_RUNS "7.3 /dev/snapshot: without them, the same run fails, on I/O from a converted thread" '
+	r=$(sample 7.3 snapshot-unready) && { $CHECK $r >out; rc=$?; cat out; test $rc -eq 1; } &&
+	grep -q "^FAIL \[snapshot-io\] from SNAPSHOT_CREATE_IMAGE to SNAPSHOT_UNFREEZE: [a-z0-9]* (vd[a-z]): [0-9]* request(s) to its disk, from " out
+'
+
+test_expect_success XZ,PREREQ_RUNS "7.3 /dev/snapshot: a bio put between the image and SNAPSHOT_UNFREEZE fails, named by its work function" '
+	r=$(sample 7.3 snapshot-patched) && d=$(btrfs_dev $r) && test -n "$d" &&
+	awk -v d="$d" "{ print } /: tracing_mark_write: e2e-mark: snapshot created\$/ {
+		print \"    kworker/u4:9-999     [001] .....        1: workqueue_execute_start: work struct 00000000deadbeef: function e2e_snapshot_workfn\"
+		print \"    kworker/u4:9-999     [001] .....        2: block_bio_queue: \" d \" WS 4096 + 8 [kworker/u4:9]\" }" $r >report &&
+	! cmp -s $r report &&
+	{ $CHECK report >out; rc=$?; cat out; test $rc -eq 1; } &&
+	grep -q "^FAIL \[snapshot-io\] from SNAPSHOT_CREATE_IMAGE to SNAPSHOT_UNFREEZE: btrfs (vd[a-z]): 1 request(s) to its disk, from e2e_snapshot_workfn " out
+'
+
+test_expect_success XZ,PREREQ_RUNS "7.3 failed freeze: with the prerequisites, the suspend is refused, the victim named, all thawed" '
+	r=$(sample 7.3 failfreeze-patched) && { $CHECK $r >out; rc=$?; cat out; test $rc -eq 0; } &&
+	grep -q "^ok cycle 1 (failfreeze): the suspend was refused, ext4 (vd[a-z]) having failed to freeze\$" out &&
+	grep -q "^ok cycle 1 (failfreeze): the kernel names it: VFS: ext4 (vd[a-z]): freeze for system sleep failed: -[0-9]*\$" out &&
+	grep -q "^ok cycle 1 (failfreeze): each filesystem frozen in the attempt was thawed: ext4 (vda), " out
+'
+
+test_expect_success XZ,PREREQ_RUNS "7.3 failed freeze: without them, the suspend goes on with the victim unfrozen" '
+	r=$(sample 7.3 failfreeze-unready) && { $CHECK $r >out; rc=$?; cat out; test $rc -eq 1; } &&
+	grep -q "^FAIL \[freeze-fail\] cycle 1 (failfreeze): the suspend went on though ext4 (vd[a-z]) failed to freeze\$" out
+'
+
+test_expect_success XZ,PREREQ_RUNS "7.3 failed freeze: a filesystem left frozen after the refusal fails" '
+	r=$(sample 7.3 failfreeze-patched) &&
+	grep -v ": thaw_xfs: " $r >report && ! cmp -s $r report &&
+	{ $CHECK report >out; rc=$?; cat out; test $rc -eq 1; } &&
+	grep -q "^FAIL \[freeze-fail\] cycle 1 (failfreeze): xfs (vd[a-z]) froze and was not thawed\$" out
+'
+
 test_done

@@ -41,12 +41,30 @@
 # e2e/snapshot_save event (swsusp_save(), the copy into the image) is a
 # failure too, named by the task that submitted it.
 #
+# With e2e.mode=failfreeze the cycle is a suspend in which one flagged
+# filesystem (the "victim", an ext4 whose disk fails every bio) fails to
+# freeze: the suspend must be refused, the kernel log must name the
+# victim, and every filesystem frozen in the attempt must be thawed in
+# it; the order checks of the other cycles do not apply.
+#
+# With e2e.mode=snapshot the cycle is a hibernation through /dev/snapshot
+# (tests/e2e/snapshot-client.c: freeze, create the image, read it out,
+# unfreeze), and any block I/O to a flagged filesystem's disk from the
+# image (the "e2e-mark: snapshot created" mark) to SNAPSHOT_UNFREEZE
+# ("snapshot unfreeze") fails, named by its submitter.
+#
 # Prints one line per check, "ok <check>" or "FAIL [<class>] <check>:
 # <what was seen>", "note <what was seen>" lines, then a summary line.
 # The classes:
 #   io-frozen  block I/O reached a frozen filesystem's disk while the
 #              freezer held the kernel threads, or after the hibernation
 #              snapshot
+#   snapshot-io  block I/O reached a flagged filesystem's disk between
+#              the image of a hibernation through /dev/snapshot and its
+#              SNAPSHOT_UNFREEZE
+#   freeze-fail  a suspend in which a flagged filesystem failed to freeze
+#              went on, or left a filesystem frozen, or the kernel did
+#              not name the filesystem
 #   fs-freeze  the kernel's "<type> (<id>): freezing"/"thawing" lines, or
 #              the traced returns of each type's ->freeze_fs and
 #              ->unfreeze_fs, are missing or in the wrong order (all an
@@ -223,6 +241,56 @@ function window_begin(k,    t) {
 	for (t in devfs)
 		phase[devfs[t]] = (user[k] && devfs[t] == user_frozen) ? "during" : "before"
 }
+# Block I/O to the disk of a flagged filesystem in line, between the image of
+# a hibernation through /dev/snapshot and its SNAPSHOT_UNFREEZE: who sent
+# it (the work function a kworker ran, else the task), per filesystem.
+function snapshot_io(line,    a, n, fs, who, task) {
+	sub(/.*: block_(bio_queue|rq_issue): /, "", line)
+	n = split(line, a, " ")
+	if (!(a[1] in devfs) || (devfs[a[1]] in unflagged))
+		return
+	fs = devfs[a[1]]
+	task = issuer($0)
+	if (pid in wfn) {
+		who = wfn[pid]
+	} else {
+		who = task
+		sub(/-[0-9]+$/, "", who)
+	}
+	if (!snapio_n[fs]++) {
+		snapio_fs[++nsnapio_fs] = fs
+		snapio_first[fs] = line
+	}
+	if (!((fs, who) in snapio_by)) {
+		snapio_by[fs, who] = 1
+		snapio_who[fs] = append(snapio_who[fs], who)
+	}
+}
+# The suspend of cycle k, in which victim failed to freeze: refused,
+# named in the kernel log, and every filesystem it froze thawed again.
+function failfreeze_check(k, name,    n, a, i, thawed) {
+	if (victim == "") {
+		fail("guest", name ": no victim reported")
+		return
+	}
+	if (rc[k] == "rc=0")
+		fail("freeze-fail", name ": the suspend went on though " victim " failed to freeze")
+	else
+		ok(name ": the suspend was refused, " victim " having failed to freeze")
+	if (sleep_fail != "" && index(sleep_fail, victim))
+		ok(name ": the kernel names it: " sleep_fail)
+	else
+		fail("freeze-fail", name ": no kernel log line names the failed freeze of " victim (sleep_fail == "" ? "" : " (" sleep_fail ")"))
+	n = split(frz["trace", k], a, ", ")
+	thawed = ", " thw["trace", k] ", "
+	for (i = 1; i <= n; i++)
+		if (!index(thawed, ", " a[i] ", ")) {
+			fail("freeze-fail", name ": " a[i] " froze and was not thawed")
+			left++
+		}
+	if (!left)
+		ok(name ": each filesystem frozen in the attempt was thawed: " (n ? thw["trace", k] : "none froze"))
+}
 # The first "Call Trace:" after a warning that is not a splat of its own
 # belongs to that warning.
 function add_splat(line, where) {
@@ -253,6 +321,19 @@ BEGIN { in_dmesg = 0; in_trace = 0; nmount = 0; ncycle = 0; nwin = 0 }
 # "<task>-<pid> [cpu] flags time: tracing_mark_write: e2e-mark: ..." and
 # "... time: freeze_xfs: (freeze_super+0x../0x.. <- xfs_fs_freeze) ret=0"
 in_trace {
+	# A hibernation through /dev/snapshot: the window from the image
+	# (SNAPSHOT_CREATE_IMAGE returned) to SNAPSHOT_UNFREEZE.
+	if (match($0, /: tracing_mark_write: e2e-mark: snapshot [a-z]+$/)) {
+		n = split($0, w, " ")
+		snap_marks = snap_marks " " w[n]
+		if (w[n] == "created")
+			in_snap = 1
+		else if (w[n] == "unfreeze")
+			in_snap = 0
+		next
+	}
+	if (in_snap && match($0, /: block_(bio_queue|rq_issue): [0-9]+,[0-9]+ [A-Z]* /))
+		snapshot_io($0)
 	if (match($0, /: tracing_mark_write: e2e-mark: cycle [0-9]+ [a-z]+ (begin|end)$/)) {
 		n = split(substr($0, RSTART), w, " ")
 		cur = (w[n] == "begin") ? w[5] : ""
@@ -362,6 +443,10 @@ in_dmesg {
 		cur = ""
 		next
 	}
+	if (line ~ /: freeze for system sleep failed: -?[0-9]+$/) {
+		sleep_fail = line
+		next
+	}
 	if (match(line, /^[a-z0-9_]+ \([^)]*\): /))
 		saw(substr(line, 1, RLENGTH - 2), substr(line, RLENGTH + 1), "log")
 	next
@@ -377,6 +462,8 @@ in_dmesg {
 /^mount / { mounted[++nmount] = $3 " (" $4 ")"; mtype[nmount] = $3; dev_of[$3] = $4 }
 # unflagged TYPE: mounted, but not flagged on this version: not frozen
 /^unflagged / { unflagged[$2] = 1 }
+# victim TYPE DEV MAJ:MIN: the filesystem whose freeze is made to fail
+/^victim / { victim = $2 " (" $3 ")" }
 # disk TYPE DEV MAJ:MIN, as block_rq_issue names it: MAJ,MIN
 /^disk / { d = $4; sub(/:/, ",", d); devfs[d] = $2 }
 /^kprobes / { kprobes = 1 }
@@ -456,6 +543,16 @@ END {
 		fail("guest", "filesystems mounted: none")
 	if (ncycle == 0)
 		fail("guest", "suspend cycles: none ran")
+	if (mode == "snapshot") {
+		if (snap_marks !~ / created/ || snap_marks !~ / unfreeze/)
+			fail("guest", "hibernation through /dev/snapshot: marks" (snap_marks == "" ? " none" : snap_marks) ", not an image and its SNAPSHOT_UNFREEZE")
+		for (i = 1; i <= nsnapio_fs; i++) {
+			fs = snapio_fs[i]
+			fail("snapshot-io", "from SNAPSHOT_CREATE_IMAGE to SNAPSHOT_UNFREEZE: " fs " (" dev_of[fs] "): " snapio_n[fs] " request(s) to its disk, from " snapio_who[fs] " (first: " snapio_first[fs] ")")
+		}
+		if (snap_marks ~ / created/ && snap_marks ~ / unfreeze/ && !nsnapio_fs)
+			ok("from SNAPSHOT_CREATE_IMAGE to SNAPSHOT_UNFREEZE: no request to the disk of a flagged filesystem")
+	}
 
 	# Every filesystem freezes on suspend, but one the conversion does
 	# not flag: that one must not.
@@ -471,8 +568,12 @@ END {
 	for (c = 1; c <= ncycle; c++) {
 		k = cycles[c]
 		name = "cycle " k " (" level[k] (user[k] ? ", " user_frozen " user-frozen" : "") ")"
+		if (level[k] == "failfreeze") {
+			failfreeze_check(k, name)
+			continue
+		}
 		if (rc[k] != "rc=0")
-			fail("suspend", name ": echo " (level[k] == "hibernate" ? "disk" : "mem") " > /sys/power/state failed")
+			fail("suspend", name ": " (level[k] == "snapshot" ? "the hibernation through /dev/snapshot" : "echo " (level[k] == "hibernate" ? "disk" : "mem") " > /sys/power/state") " failed")
 		src = logged ? "log" : "trace"
 		wf = want_frz; wt = want_thw; gf = frz[src, k]; gt = thw[src, k]
 		if (user[k]) {
@@ -587,15 +688,17 @@ END {
 			ok("verify " fs ": " vfiles[fs] " files read back intact after remount")
 	}
 
-	if (mode == "hibernate") {
+	if (mode == "hibernate" || mode == "snapshot" || mode == "failfreeze") {
 		# No user freeze: after the resume, every filesystem takes a
 		# write.
+		after = mode == "hibernate" ? "after resume from hibernation" : \
+			mode == "snapshot" ? "after SNAPSHOT_UNFREEZE" : "after the refused suspend"
 		for (m = 1; m <= nmount; m++) {
 			fs = mtype[m]
 			if (probe[fs] == "written")
-				ok("after resume from hibernation, a write to " fs " completes")
+				ok(after ", a write to " fs " completes")
 			else
-				fail("user", "after resume from hibernation, a write to " fs ": " (probe[fs] == "" ? "not probed" : probe[fs]) ", want written")
+				fail("user", after ", a write to " fs ": " (probe[fs] == "" ? "not probed" : probe[fs]) ", want written")
 		}
 	} else if (user_frozen == "") {
 		fail("guest", "user freeze: not reached")

@@ -34,6 +34,23 @@
 # (tracepoint_printk, with tp_printk on the first boot's command line):
 # what the first boot does after the snapshot is in no trace read back.
 #
+# With e2e.mode=snapshot, one cycle is a hibernation through
+# /dev/snapshot, as uswsusp's s2disk drives it, in place of the suspend
+# cycles and the user freeze: /bin/snapshot-client (snapshot-client.c)
+# freezes, creates the image, reads it out, holds 3 s where s2disk would
+# write it, frees it and unfreezes, marking each step in the trace; the
+# writers and the background work run throughout.  Then progress,
+# verify and a write to each filesystem, as after a hibernation.
+#
+# With e2e.mode=failfreeze, one suspend (pm_test "freezer") in which a
+# flagged filesystem fails to freeze, in place of the suspend cycles and
+# the user freeze: the host's extra ext4 disk (e2e.victim=DEV) is mounted
+# first (so frozen last, after the others), dirtied, and made to fail
+# every bio (fail_make_request) just before "echo mem", with no sync on
+# suspend, so that its freeze meets the errors in its sync.  Then the
+# injection is off again, progress, verify and a write to each of the
+# other filesystems (none may be left frozen).
+#
 # Every cycle is traced, and the trace follows the kernel log in the
 # report, between "e2e: trace begin" and "e2e: trace end", in the order
 # of the "counter" trace clock (the guest's clock ticks in jiffies, too
@@ -48,7 +65,9 @@
 #
 # Kernel command line knobs (the host sets them):
 #   e2e.cycles=N     suspend cycles per pm_test level (default 2)
-#   e2e.mode=M       "suspend" (default) or "hibernate"
+#   e2e.mode=M       "suspend" (default), "hibernate", "snapshot" or
+#                    "failfreeze"
+#   e2e.victim=DEV   failfreeze: the ext4 disk whose freeze is made to fail
 #   e2e.swap=DEV     the swap disk, for hibernate
 #   e2e.discard_wait=0  do not wait for btrfs's discard worker to start
 #                    (a kernel whose filesystems do not freeze on suspend)
@@ -173,6 +192,7 @@ swap=
 resume=
 fs_specs=
 unflagged=
+victim=
 for arg in $(cat /proc/cmdline); do
 	case $arg in
 	e2e.cycles=*) cycles=${arg#e2e.cycles=} ;;
@@ -182,6 +202,7 @@ for arg in $(cat /proc/cmdline); do
 	resume=*) resume=${arg#resume=} ;;
 	e2e.fs=*) fs_specs="$fs_specs ${arg#e2e.fs=}" ;;
 	e2e.unflagged=*) unflagged=${arg#e2e.unflagged=} ;;
+	e2e.victim=*) victim=${arg#e2e.victim=} ;;
 	esac
 done
 
@@ -218,6 +239,17 @@ mount_fs()
 		mount -t $1 -o $3 /dev/$2 /mnt/$1
 	fi
 }
+
+# The victim of failfreeze first: the oldest superblock, frozen last.
+if [ $mode = failfreeze ]; then
+	mkdir -p /mnt/victim
+	if [ -n "$victim" ] && mount -t ext4 /dev/$victim /mnt/victim; then
+		say "victim ext4 $victim $(cat /sys/block/$victim/dev)"
+	else
+		say "error mount of the failfreeze victim /dev/$victim failed"
+		finish
+	fi
+fi
 
 # The host's disks, in order.  They are mounted in this order: the kernel
 # freezes the newest superblock first.
@@ -566,6 +598,104 @@ hibernate_cycle()
 	say "progress $k before$before after$after"
 	swapoff /dev/$swap
 }
+
+# One hibernation through /dev/snapshot, the image read out and dropped.
+snapshot_cycle()
+{
+	k=1
+	# The discard worker, not the scrub, busy as the freeze begins.
+	btrfs_scrub_stop
+	btrfs_discarding 20 || true
+	before=""
+	for fs in $fss; do
+		before="$before $fs=$(count $fs)"
+	done
+	echo 1 > $tracing/tracing_on
+	mark "cycle $k snapshot begin"
+	if /bin/snapshot-client 3 > /tmp/snapshot.out 2>&1; then
+		rc=0
+	else
+		rc=1
+	fi
+	mark "cycle $k snapshot end"
+	while read -r line; do
+		say "$line"
+	done < /tmp/snapshot.out
+	say "cycle $k snapshot rc=$rc"
+	sleep 1
+	echo 0 > $tracing/tracing_on
+	after=""
+	for fs in $fss; do
+		after="$after $fs=$(count $fs)"
+	done
+	say "progress $k before$before after$after"
+}
+
+# One suspend in which the victim's freeze fails: it must be refused,
+# and every filesystem frozen before the failure thawed.
+failfreeze_cycle()
+{
+	k=1
+	fi=/sys/kernel/debug/fail_make_request
+	btrfs_scrub_stop
+	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+	if [ ! -w $fi/probability ] || [ ! -w /sys/block/$victim/make-it-fail ]; then
+		say "error failfreeze: no fail_make_request (CONFIG_FAIL_MAKE_REQUEST, CONFIG_FAULT_INJECTION_DEBUG_FS)"
+		finish
+	fi
+	# The freeze, not the sync before it, meets the errors.
+	[ ! -w /sys/power/sync_on_suspend ] || echo 0 > /sys/power/sync_on_suspend
+	echo freezer > /sys/power/pm_test
+	dd if=/dev/urandom of=/mnt/victim/dirty bs=4096 count=64 2>/dev/null
+	before=""
+	for fs in $fss; do
+		before="$before $fs=$(count $fs)"
+	done
+	echo 100 > $fi/probability
+	echo -1 > $fi/times
+	echo 0 > $fi/verbose
+	echo 1 > /sys/block/$victim/make-it-fail
+	echo 1 > $tracing/tracing_on
+	mark "cycle $k failfreeze begin"
+	if suspend_mem; then
+		rc=0
+	else
+		rc=1
+	fi
+	mark "cycle $k failfreeze end"
+	echo 0 > /sys/block/$victim/make-it-fail
+	say "cycle $k failfreeze rc=$rc"
+	sleep 1
+	echo 0 > $tracing/tracing_on
+	after=""
+	for fs in $fss; do
+		after="$after $fs=$(count $fs)"
+	done
+	say "progress $k before$before after$after"
+}
+
+if [ $mode = failfreeze ]; then
+	failfreeze_cycle
+	finish_writers
+	verify
+	probe_writes
+	for fs in $fss; do
+		umount /mnt/$fs || say "error umount $fs failed"
+	done
+	umount /mnt/victim 2>/dev/null
+	finish
+fi
+
+if [ $mode = snapshot ]; then
+	snapshot_cycle
+	finish_writers
+	verify
+	probe_writes
+	for fs in $fss; do
+		umount /mnt/$fs || say "error umount $fs failed"
+	done
+	finish
+fi
 
 if [ $mode = hibernate ]; then
 	hibernate_cycle
