@@ -72,25 +72,19 @@ void judgments_load(struct judgments *js, const char *path)
 	while (getline(&line, &cap, f) >= 0) {
 		char *field[F_COUNT], *s = line;
 		struct judgment j = { 0 };
-		size_t n = 0, w;
+		size_t n, w;
 
 		lineno++;
 		s[strcspn(s, "\r\n")] = '\0';
 		if (!*s || *s == '#')
 			continue;
-		while (n < F_COUNT) {
-			field[n++] = s;
-			s = strchr(s, '\t');
-			if (!s)
-				break;
-			*s++ = '\0';
-		}
+		n = split_tabs(s, field, F_COUNT);
 		if (is_version_list(field[0]))
 			af_die(EXIT_BADINPUT, js->path, "line %u: \"%s\" names "
 			       "kernel versions; a judgment names the code it "
 			       "rests on (UNIT WHAT NAME MATCH CODE ANCHOR "
 			       "EVIDENCE)", lineno, field[0]);
-		if (n < F_COUNT || s)
+		if (n < F_COUNT || strchr(field[F_COUNT - 1], '\t'))
 			af_die(EXIT_BADINPUT, js->path, "line %u: not %d "
 			       "tab-separated fields", lineno, F_COUNT);
 		for (w = 0; w < ARRAY_SIZE(judged_what_names); w++)

@@ -69,20 +69,14 @@ static void prereqs_load(prereqvec *out)
 	while (getline(&line, &cap, f) >= 0) {
 		char *field[F_COUNT], *s = line, *why, *patch;
 		struct prereq p = { 0 };
-		size_t n = 0;
+		size_t n;
 
 		lineno++;
 		s[strcspn(s, "\r\n")] = '\0';
 		if (!*s || *s == '#')
 			continue;
-		while (n < F_COUNT) {
-			field[n++] = s;
-			s = strchr(s, '\t');
-			if (!s)
-				break;
-			*s++ = '\0';
-		}
-		if (n < F_COUNT || s)
+		n = split_tabs(s, field, F_COUNT);
+		if (n < F_COUNT || strchr(field[F_COUNT - 1], '\t'))
 			af_die(EXIT_BADINPUT, prereqs_file, "line %u: not %d "
 			       "tab-separated fields (FREEZE NAME PATCH ANCHOR "
 			       "WHY)", lineno, F_COUNT);

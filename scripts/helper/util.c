@@ -606,3 +606,19 @@ char *beside_helper(const char *rel)
 	}
 	return NULL;
 }
+
+size_t split_tabs(char *s, char **f, size_t max)
+{
+	size_t n = 0;
+
+	while (n < max) {
+		f[n++] = s;
+		if (n == max)
+			break;
+		s = strchr(s, '\t');
+		if (!s)
+			break;
+		*s++ = '\0';
+	}
+	return n;
+}

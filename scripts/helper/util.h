@@ -220,4 +220,10 @@ int job_count(const char *cmd, const char *arg);
 /* Flush standard output: 0, or EXIT_RUNTIME after a message. */
 int flush_stdout(void);
 
+/*
+ * Split S in place at its tabs into at most MAX fields, F[0..): how many.
+ * The last of MAX fields keeps the rest of S, tabs and all.
+ */
+size_t split_tabs(char *s, char **f, size_t max);
+
 #endif /* AF_UTIL_H */

@@ -110,20 +110,6 @@ static char *slurp_lines(const char *path, strvec *lines)
 	return buf;
 }
 
-static size_t split_tabs(char *s, char **f, size_t max)
-{
-	size_t n = 0;
-
-	while (n < max) {
-		f[n++] = s;
-		s = strchr(s, '\t');
-		if (!s)
-			break;
-		*s++ = '\0';
-	}
-	return n;
-}
-
 /*
  * Parse "FILE:LINE:COL: REST" (COL may be "A-B", or absent with
  * WITH_COL false: "FILE:LINE: REST"): the first ":LINE:" that is all
