@@ -98,33 +98,25 @@ tarball=/usr/src/linux-source-$kver.tar.xz
 
 roles=
 all_roles="control patched mutant unready"
-for r in ${E2E_ROLES:-$all_roles}; do
-	case " $all_roles " in
-	*" $r "*) ;;
-	*) die "E2E_ROLES: '$r' is not control, patched, mutant or unready" ;;
-	esac
-done
 hibernate_roles=${E2E_HIBERNATE-patched}
 snapshot_roles=${E2E_SNAPSHOT-patched unready}
 failfreeze_roles=${E2E_FAILFREEZE-patched unready}
-for r in $hibernate_roles; do
-	case " $all_roles " in
-	*" $r "*) ;;
-	*) die "E2E_HIBERNATE: '$r' is not control, patched, mutant or unready" ;;
-	esac
-done
-for r in $snapshot_roles; do
-	case " $all_roles " in
-	*" $r "*) ;;
-	*) die "E2E_SNAPSHOT: '$r' is not control, patched, mutant or unready" ;;
-	esac
-done
-for r in $failfreeze_roles; do
-	case " $all_roles " in
-	*" $r "*) ;;
-	*) die "E2E_FAILFREEZE: '$r' is not control, patched, mutant or unready" ;;
-	esac
-done
+# check_roles VAR ROLE...: each ROLE (from VAR) is a role.
+check_roles()
+{
+	local var=$1 r
+	shift
+	for r in "$@"; do
+		case " $all_roles " in
+		*" $r "*) ;;
+		*) die "$var: '$r' is not control, patched, mutant or unready" ;;
+		esac
+	done
+}
+check_roles E2E_ROLES ${E2E_ROLES:-$all_roles}
+check_roles E2E_HIBERNATE $hibernate_roles
+check_roles E2E_SNAPSHOT $snapshot_roles
+check_roles E2E_FAILFREEZE $failfreeze_roles
 # The control first: the patched kernel is built on a copy of its build,
 # the mutant on a copy of the patched one's.
 for r in $all_roles; do
@@ -356,28 +348,24 @@ build_kernel()
 	if [ "$role" = patched ] && built control; then
 		say "linux $kver $role: copying the control's tree and build"
 		cp -a "$work/control/src" "$tree"
-	elif [ "$role" = unready ]; then
+	elif [ "$role" = mutant ] || [ "$role" = unready ]; then
 		built patched || {
-			say "linux $kver unready: no patched kernel to start from"
-			return 1
-		}
-		say "linux $kver $role: copying the patched kernel's tree and build, without the prerequisites of its suspend freeze"
-		cp -a "$work/patched/src" "$tree"
-		unready_tree "$tree" || {
-			say "linux $kver unready: no prerequisite of the suspend freeze to take out of the patched tree"
-			return 1
-		}
-	elif [ "$role" = mutant ]; then
-		built patched || {
-			say "linux $kver mutant: no patched kernel to start from"
+			say "linux $kver $role: no patched kernel to start from"
 			return 1
 		}
 		say "linux $kver $role: copying the patched kernel's tree and build"
 		cp -a "$work/patched/src" "$tree"
-		mutate "$tree" || {
-			say "linux $kver mutant: neither btrfs's freeze fix to take out nor a btrfs discard workqueue with WQ_FREEZABLE to take it from"
-			return 1
-		}
+		if [ "$role" = mutant ]; then
+			mutate "$tree" || {
+				say "linux $kver mutant: neither btrfs's freeze fix to take out nor a btrfs discard workqueue with WQ_FREEZABLE to take it from"
+				return 1
+			}
+		else
+			unready_tree "$tree" || {
+				say "linux $kver unready: no prerequisite of the suspend freeze to take out of the patched tree"
+				return 1
+			}
+		fi
 	else
 		say "linux $kver $role: unpacking ${tarball##*/}"
 		tar -C "$work" -xJf "$tarball"

@@ -327,6 +327,14 @@ count()
 	cat /tmp/$1.count 2>/dev/null || echo 0
 }
 
+# counts: " fs=N ..." for every filesystem, the files each writer wrote
+counts()
+{
+	for fs in $fss; do
+		printf ' %s=%s' $fs "$(count $fs)"
+	done
+}
+
 # btrfs's own background I/O.  Async discard takes up a block group
 # that is left empty 10 s after it emptied (and one with space freed in
 # it only after 120 s): so a small file first, which keeps the first data
@@ -573,10 +581,7 @@ hibernate_cycle()
 		say "error tracepoint_printk: cannot set it (no tp_printk on the kernel command line?)"
 		finish
 	fi
-	before=""
-	for fs in $fss; do
-		before="$before $fs=$(count $fs)"
-	done
+	before=$(counts)
 	echo 1 > $tracing/tracing_on
 	mark "cycle $k hibernate begin"
 	say "hibernating"
@@ -591,10 +596,7 @@ hibernate_cycle()
 	rm -f /tmp/pause
 	sleep 3
 	echo 0 > $tracing/tracing_on
-	after=""
-	for fs in $fss; do
-		after="$after $fs=$(count $fs)"
-	done
+	after=$(counts)
 	say "progress $k before$before after$after"
 	swapoff /dev/$swap
 }
@@ -606,10 +608,7 @@ snapshot_cycle()
 	# The discard worker, not the scrub, busy as the freeze begins.
 	btrfs_scrub_stop
 	btrfs_discarding 20 || true
-	before=""
-	for fs in $fss; do
-		before="$before $fs=$(count $fs)"
-	done
+	before=$(counts)
 	echo 1 > $tracing/tracing_on
 	mark "cycle $k snapshot begin"
 	if /bin/snapshot-client 3 > /tmp/snapshot.out 2>&1; then
@@ -624,10 +623,7 @@ snapshot_cycle()
 	say "cycle $k snapshot rc=$rc"
 	sleep 1
 	echo 0 > $tracing/tracing_on
-	after=""
-	for fs in $fss; do
-		after="$after $fs=$(count $fs)"
-	done
+	after=$(counts)
 	say "progress $k before$before after$after"
 }
 
@@ -647,10 +643,7 @@ failfreeze_cycle()
 	[ ! -w /sys/power/sync_on_suspend ] || echo 0 > /sys/power/sync_on_suspend
 	echo freezer > /sys/power/pm_test
 	dd if=/dev/urandom of=/mnt/victim/dirty bs=4096 count=64 2>/dev/null
-	before=""
-	for fs in $fss; do
-		before="$before $fs=$(count $fs)"
-	done
+	before=$(counts)
 	echo 100 > $fi/probability
 	echo -1 > $fi/times
 	echo 0 > $fi/verbose
@@ -667,10 +660,7 @@ failfreeze_cycle()
 	say "cycle $k failfreeze rc=$rc"
 	sleep 1
 	echo 0 > $tracing/tracing_on
-	after=""
-	for fs in $fss; do
-		after="$after $fs=$(count $fs)"
-	done
+	after=$(counts)
 	say "progress $k before$before after$after"
 }
 
@@ -715,15 +705,9 @@ for level in freezer devices; do
 	while [ $j -lt "$cycles" ]; do
 		j=$((j + 1))
 		k=$((k + 1))
-		before=""
-		for fs in $fss; do
-			before="$before $fs=$(count $fs)"
-		done
+		before=$(counts)
 		suspend_cycle $level $k
-		after=""
-		for fs in $fss; do
-			after="$after $fs=$(count $fs)"
-		done
+		after=$(counts)
 		say "progress $k before$before after$after"
 	done
 done
