@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * unit.h - what the helper's unit test files share: the checks of
+ * unit-tests.c (its main() runs them all), and the tests each other
+ * file of tests/helper/ adds.
+ */
+#ifndef AF_UNIT_H
+#define AF_UNIT_H
+
+/* One "ok N - what" or "not ok N - what" line. */
+void check(int ok, const char *what, ...)
+	__attribute__((format(printf, 2, 3)));
+/* check() that GOT is WANT, showing both when not. */
+void check_str(const char *got, const char *want, const char *what);
+
+/* layout-tests.c: autofreeze layout (layout.c) */
+void test_layout(void);
+
+#endif /* AF_UNIT_H */
