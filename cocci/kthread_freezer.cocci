@@ -9,7 +9,9 @@
 /// try_to_freeze() go, so do freezing(current) tests, freezable sleeps
 /// become plain ones and TASK_FREEZABLE leaves the thread's own sleeps.
 /// A label left with no goto, and an unused <linux/freezer.h> in a .c
-/// file, go too.
+/// file, go too (a blank line above the include stays; one Coccinelle
+/// cannot take out alone, the first #include under the file's header
+/// comment, is reported, to drop by hand).
 ///
 /// A thread with a freezer use that has no mechanical conversion (a
 /// non-NULL was_frozen, a try_to_freeze() whose value is used) is left
@@ -22,6 +24,10 @@
 /// own freezable wait macro with a plain twin (bcachefs:
 /// kthread_wait_freezable() is kthread_wait() plus a try_to_freeze())
 /// becomes the twin with -D twins=kthread_wait_freezable:kthread_wait.
+/// A twin the conversion leaves with no use (only the whole unit tells)
+/// is named with -D unused_twins=kthread_wait_freezable: its definition
+/// goes, and so does <linux/freezer.h> from its file, header or not,
+/// when nothing else there uses the freezer.
 //
 // Confidence: High
 // Copyright: (C) 2026 The autofreeze authors.
@@ -53,6 +59,11 @@ labels_before = set()
 labels_after = set()
 freezer_h_noted = set()
 mode = "org"
+
+# The freezable macros -D twins names, and those of them -D unused_twins
+# says the conversion leaves without a use.
+twin_names = set()
+twins_unused = set()
 
 # Freezable sleeps and their plain counterparts.
 PLAIN_SLEEP = {
@@ -138,33 +149,74 @@ def label_orphaned(p, label):
 	k = (p[0].current_element, str(label))
 	return k in labels_before and k not in labels_after
 
+def freezer_h_alone(path):
+	"""A file whose <linux/freezer.h> line Coccinelle removes cleanly
+	by itself (freezer_h_state())."""
+	return freezer_h_state(path)[0] == "removable"
+
 def freezer_h_removable(path):
-	"""A .c file whose <linux/freezer.h> line Coccinelle removes
-	cleanly: it follows another #include line, or stands between blank
-	lines after one.  As a first #include, Coccinelle would take the
-	comments above it (the file's header) along; after a blank line and
-	before an #include, the blank line."""
-	return path.endswith(".c") and freezer_h_state(path) == "removable"
+	"""The same, in a .c file: headers keep theirs (but see
+	drop_freezer_h_twin)."""
+	return path.endswith(".c") and freezer_h_alone(path)
 
 def freezer_h_state(path):
+	"""Where <linux/freezer.h> stands in PATH, and so how it can go:
+	("removable", line) when it follows another #include line, or
+	stands between blank lines after one: Coccinelle removes the line
+	alone.  ("blank", line) when it follows a blank line that follows
+	an #include "..." line, and precedes an #include: Coccinelle would
+	take the blank line with it, so freezer_h_blank puts one back after
+	that #include "..." (Coccinelle adds after the file's last one
+	only: freezer_h_after_blank checks it is that one).  ("line N",
+	N) when it goes only by hand: the first #include, where Coccinelle
+	would take the comments above it (the file's header) along, or any
+	other place.  ("absent", 0)."""
 	try:
 		with open(path, errors="replace") as f:
 			lines = f.read().split("\n")
 	except OSError:
-		return "absent"
+		return ("absent", 0)
 	seen_include = False
 	for i, line in enumerate(lines):
 		t = line.replace(" ", "").replace("\t", "")
 		if t == "#include<linux/freezer.h>":
 			prev = lines[i - 1].strip() if i else ""
 			nxt = lines[i + 1].strip() if i + 1 < len(lines) else ""
+			above = lines[i - 2].strip() if i > 1 else ""
 			if seen_include and (prev.startswith("#include") or
 					     (prev == "" and nxt == "")):
-				return "removable"
-			return "line %d" % (i + 1)
+				return ("removable", i + 1)
+			if (seen_include and prev == "" and
+			    above.startswith('#include "') and
+			    nxt.startswith("#include") and
+			    last_local_include(lines) == i - 1):
+				return ("blank", i + 1)
+			return ("line %d" % (i + 1), i + 1)
 		if t.startswith("#include"):
 			seen_include = True
-	return "absent"
+	return ("absent", 0)
+
+def last_local_include(lines):
+	"""The line number of the last #include "..." of LINES outside any
+	#if, where Coccinelle adds what goes after an #include "...", or 0
+	when there is none."""
+	last = depth = 0
+	for i, line in enumerate(lines):
+		t = line.replace(" ", "").replace("\t", "")
+		if t.startswith("#if"):
+			depth += 1
+		elif t.startswith("#endif"):
+			depth -= 1
+		elif t.startswith('#include"') and depth == 0:
+			last = i + 1
+	return last
+
+def freezer_h_blank_anchor(p):
+	"""P, the #include "..." Coccinelle adds after, is the line above
+	the blank line above <linux/freezer.h>, in a .c file."""
+	state, line = freezer_h_state(p[0].file)
+	return (p[0].file.endswith(".c") and state == "blank" and
+		int(p[0].line) == line - 2)
 
 def say(p, msg):
 	if mode == "report":
@@ -199,7 +251,7 @@ def note_freezer_h(path):
 	if path in freezer_h_noted or not path.endswith(".c"):
 		return
 	freezer_h_noted.add(path)
-	state = freezer_h_state(path)
+	state = freezer_h_state(path)[0]
 	if state.startswith("line ") and mode == "report":
 		print("%s:%s: manual: drop #include <linux/freezer.h> by hand"
 		      " if the file no longer uses it" % (path, state[5:]))
@@ -219,6 +271,17 @@ for pair in tw.split(","):
 	old, _, new = pair.strip().partition(":")
 	if old and new:
 		PLAIN_SLEEP[old] = new
+		twin_names.add(old)
+
+// A twin the conversion leaves without a use in the whole unit: the
+// helper says which ("autofreeze plan", unusedtwin lines), for only it
+// sees every file; by hand, without the -D, no definition goes.  A name
+// counts only if -D twins gives it too: never one of the kernel's own
+// freezable sleeps.
+@initialize:python@
+ut << virtual.unused_twins;
+@@
+twins_unused.update(n.strip() for n in ut.split(",") if n.strip())
 
 // Runs once per file: every fact above is a per-file fact.
 @script:python forget_file@
@@ -379,12 +442,30 @@ p << goto_before.p;
 @@
 labels_before.add((p[0].current_element, str(L)))
 
-// Headers keep <linux/freezer.h>: other files may lean on it.
+// Where <linux/freezer.h> can go by itself (freezer_h_state()): in a
+// .c file.  Headers keep theirs, other files may lean on it; all but
+// the one that loses an unused twin's definition (drop_freezer_h_twin),
+// which the include was there for.
 @freezer_h_removable depends on patch@
 identifier freezer_use.I;
 position freezer_use.p : script:python() { freezer_h_removable(p[0].file) };
 @@
 I@p
+
+@freezer_h_alone depends on patch@
+identifier freezer_use.I;
+position freezer_use.p : script:python() { freezer_h_alone(p[0].file) };
+@@
+I@p
+
+// <linux/freezer.h> after a blank line, under the file's last
+// #include "...": the blank line goes with it, and comes back after
+// that #include (freezer_h_blank).  Coccinelle binds p once, on the
+// #include "..." it adds after.
+@freezer_h_after_blank depends on patch@
+position p : script:python() { freezer_h_blank_anchor(p) };
+@@
+#include "..."@p
 
 // ---------------------------------------------------------------------
 // Freezable sleeps become plain ones.  These rules come first: whether
@@ -612,6 +693,19 @@ position p : script:python(L) { label_orphaned(p, L) };
 - L@p:
 
 // ---------------------------------------------------------------------
+// A freezable twin that the conversion leaves without a use (-D
+// unused_twins, from the helper) loses its definition.  Before
+// still_uses_freezer: the try_to_freeze() of its body goes with it.
+// A wait macro is an expression; a do { } while (0) body is left.
+
+@drop_unused_twin depends on patch@
+identifier F : script:python() { F in twins_unused and F in twin_names };
+identifier list ps;
+expression E;
+@@
+- #define F(ps) E
+
+// ---------------------------------------------------------------------
 // A .c file with no freezer use left needs no <linux/freezer.h>.
 
 // Everything <linux/freezer.h> declares, not only the API above.  The
@@ -640,13 +734,29 @@ F(...)
 V
 )
 
-@drop_freezer_h depends on patch && freezer_h_removable && !still_uses_freezer &&
+@drop_freezer_h depends on patch && !still_uses_freezer &&
+	(freezer_h_removable || freezer_h_after_blank) &&
 	(freezing_else_hoist_declarer || freezing_else_hoist_macro_init ||
 	 freezing_else_declares || freezing_else_block || freezing_else ||
 	 freezing_if || freezing_term || freeze_points ||
 	 freezable_sleep_aligned || freezable_sleep)@
 @@
 - #include <linux/freezer.h>
+
+// The file that defined the unused twin, header or .c: that use of the
+// freezer is gone from the unit, and nothing else in the file needs it.
+@drop_freezer_h_twin depends on patch && drop_unused_twin &&
+	!drop_freezer_h && !still_uses_freezer &&
+	(freezer_h_alone || freezer_h_after_blank)@
+@@
+- #include <linux/freezer.h>
+
+@freezer_h_blank depends on patch && freezer_h_after_blank &&
+	(drop_freezer_h || drop_freezer_h_twin)@
+position p : script:python() { freezer_h_blank_anchor(p) };
+@@
+  #include "..."@p
++
 
 // ---------------------------------------------------------------------
 // context: the lines the patch changes; report and org: every use,

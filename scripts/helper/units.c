@@ -1375,13 +1375,84 @@ bool unit_needs_file(const struct unit *u, const struct file_info *fi)
 
 /* ---- the survey ---- */
 
+/* Whether a unit read here other than U defines a macro NAME. */
+static bool macro_elsewhere(const struct unit_survey *sv,
+			    const struct unit *u, const char *name)
+{
+	size_t i, j, m;
+
+	for (i = 0; i < sv->all.n; i++) {
+		const struct unit *o = sv->all.v[i];
+
+		if (o == u || !o->analyzed)
+			continue;
+		for (j = o->first; j < o->end; j++) {
+			const struct file_info *fi = sv->files.files.v[j];
+
+			for (m = 0; m < fi->macros.n; m++)
+				if (!strcmp(fi->macros.v[m].name, name))
+					return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Whether the conversion leaves U's freezable twin NAME (find_twins())
+ * with no use, so that its definition goes (kthread_freezer.cocci's -D
+ * unused_twins): NAME is used, and every use is in one of U's threads
+ * (u->kthread_set), where the rules rename it to its plain twin; a use
+ * in a function no thread owns, in another macro or outside a function
+ * keeps it.  Its definitions ("#define NAME(") are not uses.  Never
+ * with --force: a thread the rules leave whole keeps its uses, and only
+ * without --force is its unit then put back as it was.  Nor when
+ * another unit read here defines a NAME too: the rules may run on both
+ * at once, and would take that one.
+ */
+static bool twin_left_unused(const struct unit_survey *sv,
+			     const struct unit *u, const char *name)
+{
+	size_t i, k, m, n = 0;
+
+	if (sv->force)
+		return false;
+	for (i = u->first; i < u->end; i++) {
+		const struct file_info *fi = sv->files.files.v[i];
+
+		for (k = 0; k < fi->uses.n; k++) {
+			const struct use *us = &fi->uses.v[k];
+			bool definition = false;
+
+			if (strcmp(freezer_apis[us->api].name, name))
+				continue;
+			for (m = 0; m < fi->macros.n; m++)
+				definition |= fi->macros.v[m].line == us->line &&
+					!strcmp(fi->macros.v[m].name, name);
+			if (definition && us->where == WHERE_MACRO)
+				continue;
+			if (use_context(us, &u->kthread_set) != CTX_KTHREAD)
+				return false;
+			n++;
+		}
+	}
+	return n > 0 && !macro_elsewhere(sv, u, name);
+}
+
 static void analyze_units(struct unit_survey *sv)
 {
-	size_t i;
+	size_t i, k;
 
 	for (i = 0; i < sv->all.n; i++)
 		if (sv->all.v[i]->analyzed)
 			analyze_unit(sv, sv->all.v[i]);
+	/* once every unit read here is: twin_left_unused() looks at all */
+	for (i = 0; i < sv->all.n; i++) {
+		struct unit *u = sv->all.v[i];
+
+		for (k = 0; k + 1 < u->twins.n; k += 2)
+			if (twin_left_unused(sv, u, u->twins.v[k]))
+				vec_push(&u->unused_twins, u->twins.v[k]);
+	}
 }
 
 /* After analyze_units(): a library's reason tells its users' capable. */
@@ -1430,6 +1501,7 @@ void survey_free(struct unit_survey *sv)
 		vec_free(&u->kthreads);
 		strset_free(&u->kthread_set);
 		vec_free(&u->twins);
+		vec_free(&u->unused_twins);
 		vec_free(&u->kthread_via);
 		vec_free(&u->configs);
 		vec_free(&u->users);

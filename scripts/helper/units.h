@@ -70,6 +70,11 @@ struct unit {
 	 * (see find_twins())
 	 */
 	strvec twins;
+	/*
+	 * the FROMs of those the conversion leaves with no use, whose
+	 * definitions then go (see twin_left_unused())
+	 */
+	strvec unused_twins;
 	strvec configs;		/* the symbols it owns, sorted */
 	VEC(struct unit *) users;	/* sorted by rel */
 	VEC(struct unit_fstype) types;

@@ -266,15 +266,17 @@ keep_defs()
 # from a report run on a/.  MODE check: the messages on a/ alone.
 rule_units()
 {
-	local mode=$1 u=${2-} plan=$out/plan.spatch kfns twins defs files keeps
+	local mode=$1 u=${2-} plan=$out/plan.spatch kfns twins unused defs files keeps
 	local kmode=$mode tag=${2:+-${2//\//-}} wqfiles
 	mapfile -t files < <(rule_files task "$u")
 	mapfile -t wqfiles < <(rule_files wq "$u")
 	kfns=$(plan_lines "$plan" kthread 3 "$u" | LC_ALL=C sort -u | paste -sd, -)
 	twins=$(plan_twins "$plan" "$u")
+	unused=$(plan_lines "$plan" unusedtwin 3 "$u" | LC_ALL=C sort -u | paste -sd, -)
 	defs=()
 	[ -z "$kfns" ] || defs=(-D "kthread_fns=$kfns")
 	[ -z "$twins" ] || defs+=(-D "twins=$twins")
+	[ -z "$unused" ] || defs+=(-D "unused_twins=$unused")
 	[ "$mode" != patch ] || [ -z "${REPORT:-}" ] || kmode=both
 	[ ${#files[@]} -eq 0 ] ||
 		run_rule "$kmode" kthread_freezer "$out/log-kthread$tag" "${defs[@]}" ::: "${files[@]}"
