@@ -466,7 +466,10 @@ test_expect_success "judgments: a bad file is one line naming it, exit 2" '
 	test_line_count err 1 && grep -q "^autofreeze: short.tsv: line 1: not 7 tab-separated fields" err &&
 	printf "# c\n\nfs/jfs\tdir\t-\t-\tx\tf()\ty\n" >what.tsv &&
 	test_exit_code 2 "$AF" plan --judgments what.tsv "$H/ktree" fs 2>err &&
-	test_line_count err 1 && grep -q "what.tsv: line 3: \"dir\" is not unit, fstype, use, quiesced or flagged" err &&
+	test_line_count err 1 && grep -q "what.tsv: line 3: \"dir\" is not unit, fstype, use, quiesced, flagged or note" err &&
+	judgments n.tsv "fs/jfs|note|jfs_sync|-|x|jfs_sync()|e" &&
+	test_exit_code 2 "$AF" plan --judgments n.tsv "$H/ktree" fs 2>err &&
+	test_line_count err 1 && grep -q "n.tsv: line 1: a note is on its unit: its NAME and MATCH are \"-\"" err &&
 	judgments q.tsv "fs/xfs|quiesced|xfsaild|-|not-quiesced|xfsaild()|x()" &&
 	test_exit_code 2 "$AF" plan --judgments q.tsv "$H/ktree" fs 2>err &&
 	test_line_count err 1 && grep -q "q.tsv: line 1: the code \"quiesced\" goes with a quiesced judgment, and only there" err &&
@@ -490,6 +493,40 @@ test_expect_success "judgments: a line that names versions, or no anchor, or an 
 		test_exit_code 2 "$AF" plan --judgments e.tsv "$H/ktree" fs 2>err &&
 		test_line_count err 1 && grep -q "e.tsv: line 1: " err || return 1
 	done
+'
+
+# A note judgment: a caveat of the unit's conversion, on the plan where
+# its anchors hold (under the unit's file lines), and nowhere else.
+test_expect_success "judgments: a note that holds is a plan note line, one that lapses is none; two on one caveat are refused" '
+	judgments n.tsv \
+		"fs/jfs|note|-|-|sync-note|jfs_sync() -> txBegin()|sync note ({jfs_sync() -> txBegin()})" \
+		"fs/jfs|note|-|-|anchor-gone|jfs_sync() -> set_freezable()|never" \
+		"fs/jfs|note|-|-|cite-gone|jfs_sync()|gone ({jfs_sync() -> set_freezable()})" &&
+	"$AF" plan --judgments n.tsv "$H/ktree" fs/jfs >plan &&
+	grep "^note	" plan >notes &&
+	printf "note\tfs/jfs\tsync-note: sync note (jfs_txnmgr.c:45)\n" >want &&
+	test_cmp want notes &&
+	"$AF" judgments --judgments n.tsv "$H/ktree" fs/jfs >out &&
+	printf "%s\n" "n.tsv:1: fs/jfs: sync-note: holds: sync note (jfs_txnmgr.c:45)" \
+		"n.tsv:2: fs/jfs: anchor-gone: lapsed: jfs_sync() -> set_freezable(): jfs_sync() (jfs_txnmgr.c:31) calls no set_freezable()" \
+		"n.tsv:3: fs/jfs: cite-gone: lapsed: jfs_sync() (jfs_txnmgr.c:31) calls no set_freezable()" >want &&
+	test_cmp want out &&
+	judgments d.tsv \
+		"fs/jfs|note|-|-|same|jfs_sync()|one" \
+		"fs/jfs|note|-|-|same|jfs_sync() -> txBegin()|two" &&
+	test_exit_code 2 "$AF" plan --judgments d.tsv "$H/ktree" fs/jfs 2>err &&
+	test_line_count err 1 &&
+	grep -q "d.tsv: lines 1 and 2 both hold here, on the same note of fs/jfs" err
+'
+
+# A kernel thread that never calls set_freezable() (tests/helper/ktree's
+# jfs_lazycommit() and jfs_sync(), as in 6.1): each of its uses has a
+# nofreeze line; jfsIOWait(), which calls it, none.
+test_expect_success "plan: nofreeze lines for the uses of a thread that never becomes freezable" '
+	"$AF" plan "$H/ktree" fs/jfs | grep "^nofreeze	" >out &&
+	printf "nofreeze\tfs/jfs\tfs/jfs/jfs_txnmgr.c\t%s\n" "14:7	jfs_lazycommit" \
+		"16:4	jfs_lazycommit" "51:7	jfs_sync" "53:4	jfs_sync" >want &&
+	test_cmp want out
 '
 
 test_expect_success "judgments: two that hold on one subject are refused, naming both lines" '
@@ -701,6 +738,149 @@ test_expect_success LIBFUZZER "fuzz target builds and runs its seed corpus" '
 		{ cat fuzz.log; false; } &&
 	"$TOP/build/fuzz/fuzz_lex" -runs=0 "$TOP/scripts/helper/fuzz/corpus" \
 		>fuzz.out 2>&1 || { tail -n 20 fuzz.out; false; }
+'
+
+# autofreeze layout: the statements the rules changed, laid out for
+# checkpatch.pl --strict (layout.c; its cases are in
+# tests/helper/layout-tests.c).
+test_expect_success "layout: no FILE, no LINE, a LINE out of range, an unreadable FILE: one line, exit 2" '
+	printf "\tx = a|b;\n\tfoo(a,\n\t\tb);\n" >l.c &&
+	test_exit_code 2 "$AF" layout >out 2>err &&
+	test_cmp /dev/null out &&
+	echo "autofreeze: layout: usage: layout FILE LINE..." >want &&
+	test_cmp want err &&
+	test_exit_code 2 "$AF" layout l.c >out 2>err &&
+	test_cmp /dev/null out &&
+	echo "autofreeze: l.c: layout: no LINE given" >want &&
+	test_cmp want err &&
+	for bad in 0 4 -1 1x "" 99999999999999999999999; do
+		test_exit_code 2 "$AF" layout l.c 1 "$bad" >out 2>err &&
+		test_cmp /dev/null out &&
+		echo "autofreeze: l.c: layout: line '\''$bad'\'' is not in the file (lines 1 to 3)" >want &&
+		test_cmp want err || return 1
+	done &&
+	test_exit_code 2 "$AF" layout nope.c 1 >out 2>err &&
+	test_cmp /dev/null out &&
+	echo "autofreeze: nope.c: No such file or directory" >want &&
+	test_cmp want err &&
+	test_exit_code 2 "$AF" layout . 1 2>err &&
+	grep -qx "autofreeze: .: Is a directory" err &&
+	"$AF" --help | grep -qx "       autofreeze layout FILE LINE..."
+'
+
+test_expect_success "layout: the whole file on stdout, only the listed statements tidied" '
+	printf "\tx = a|b;\n\tfoo(a,\n\t\tb);\n\ty = c|d;" >l.c &&
+	"$AF" layout l.c 1 2 >out &&
+	printf "\tx = a | b;\n\tfoo(a,\n\t    b);\n\ty = c|d;" >want &&
+	cmp want out &&
+	"$AF" layout l.c 4 >out &&
+	printf "\tx = a|b;\n\tfoo(a,\n\t\tb);\n\ty = c | d;" >want &&
+	cmp want out
+'
+
+# layout_real V UNIT...: the files of linux-source-V that the golden
+# expected-diffs/linux-V/fs-UNIT.diff changes, before (a/) and after it
+# (b/), then each laid out by autofreeze layout at the lines the golden
+# added, if any (c/); checkpatch.pl --strict of the tree itself on the
+# diffs a/ -> b/ (b.patch) and a/ -> c/ (c.patch), its findings in
+# checkpatch.before and checkpatch.after.  All in $TRASH/layout-V,
+# where it leaves the caller.
+layout_real()
+{
+	local v=$1 tree=$TOP/build/linux-source-$1 unit f s lines
+	shift
+	rm -rf "$TRASH/layout-$v" && mkdir "$TRASH/layout-$v" &&
+	cd "$TRASH/layout-$v" && mkdir a &&
+	for unit in "$@"; do
+		cat "$GOLDEN/linux-$v/fs-$unit.diff" >>golden.diff || return 1
+	done &&
+	sed -n "s|^+++ b/||p" golden.diff >files &&
+	test -s files &&
+	while read -r f; do
+		mkdir -p "a/${f%/*}" && cp "$tree/$f" "a/$f" || return 1
+	done <files &&
+	cp -r a b &&
+	(cd b && patch -s -p1 --no-backup-if-mismatch) <golden.diff &&
+	cp -r b c &&
+	while read -r f; do
+		lines=$(diff --unchanged-line-format= --old-line-format= \
+			--new-line-format="%dn
+" "a/$f" "b/$f")
+		test -z "$lines" ||
+			"$AF" layout "b/$f" $lines >"c/$f" || return 1
+	done <files &&
+	for s in b c; do
+		git diff --no-index a "$s" >"$s.patch"
+		[ $? -eq 1 ] || return 1
+		(cd "$tree" && perl scripts/checkpatch.pl --strict --no-tree \
+			--no-signoff --show-types "$TRASH/layout-$v/$s.patch") |
+			checkpatch_findings "$s.findings" || return 1
+	done &&
+	mv b.findings checkpatch.before && mv c.findings checkpatch.after
+}
+
+# checkpatch_findings OUT: checkpatch.pl's report on stdin, one finding
+# a line in OUT: "b/fs/f2fs/gc.c:50: CHECK:TYPE: message" ("?:" when it
+# names no line).
+checkpatch_findings()
+{
+	awk '
+	/^(ERROR|WARNING|CHECK):/ { if (m != "") print "?: " m; m = $0; next }
+	m != "" && /^#[0-9]+: FILE: / { print $3 " " m; m = ""; next }
+	m != "" { print "?: " m; m = "" }
+	END { if (m != "") print "?: " m }' >"$1"
+}
+
+# checkpatch_clean [gc]: checkpatch.after has no ERROR, WARNING or
+# CHECK; with "gc", but for one WAITQUEUE_ACTIVE in f2fs gc.c: aligning
+# the arguments of the renamed call makes its unchanged
+# "waitqueue_active(fggc_wq) ||" line part of the patch, and checkpatch
+# asks any such line for a comment (a finding on the kernel's code, not
+# on its layout).
+checkpatch_clean()
+{
+	local gc="^c/fs/f2fs/gc.c:[0-9]*: WARNING:WAITQUEUE_ACTIVE:"
+	if [ "${1:-}" = gc ]; then
+		test "$(grep -c "$gc" checkpatch.after)" -le 1 || return 1
+	else
+		gc='^$'
+	fi
+	grep -v "$gc" checkpatch.after >left
+	test_must_fail test -s left || { cat left; return 1; }
+}
+
+test_expect_success KTREE_7_3 "layout: 7.3 f2fs and xfs as the goldens leave them, checkpatch.pl --strict clean" '
+	layout_real 7.3 f2fs xfs &&
+	cat checkpatch.before &&
+	grep -q "^b/fs/f2fs/gc.c:[0-9]*: CHECK:PARENTHESIS_ALIGNMENT:" checkpatch.before &&
+	grep -q "^b/fs/f2fs/segment.c:[0-9]*: CHECK:PARENTHESIS_ALIGNMENT:" checkpatch.before &&
+	grep -q "^b/fs/xfs/xfs_super.c:[0-9]*: CHECK:PARENTHESIS_ALIGNMENT:" checkpatch.before &&
+	cat checkpatch.after && checkpatch_clean gc &&
+	grep -qx "+	xfs_alloc_wq = alloc_workqueue(\"xfsalloc\", XFS_WQFLAGS(WQ_MEM_RECLAIM | WQ_PERCPU)," c.patch &&
+	grep -qx "+				       0);" c.patch &&
+	grep -qx "+						 msecs_to_jiffies(wait_ms));" c.patch &&
+	# those statements only: one line of xfs_super.c, six of f2fs
+	diff -r b c | grep -c "^>" >count &&
+	echo 7 >want && test_cmp want count
+'
+
+test_expect_success KTREE_6_12 "layout: 6.12 bcachefs, btrfs and f2fs as the goldens leave them, checkpatch.pl --strict clean" '
+	layout_real 6.12 bcachefs btrfs f2fs &&
+	cat checkpatch.before &&
+	grep -q "^b/fs/bcachefs/journal.c:[0-9]*: CHECK:SPACING: spaces preferred around that .|." checkpatch.before &&
+	grep -q "^b/fs/bcachefs/super.c:[0-9]*: CHECK:SPACING: spaces preferred around that .|." checkpatch.before &&
+	grep -q "^b/fs/btrfs/super.c:[0-9]*: WARNING:LONG_LINE: line length of 105 exceeds 100 columns" checkpatch.before &&
+	grep -q "^b/fs/f2fs/gc.c:[0-9]*: CHECK:PARENTHESIS_ALIGNMENT:" checkpatch.before &&
+	cat checkpatch.after && checkpatch_clean gc &&
+	grep -qx "+	.fs_flags		= FS_REQUIRES_DEV | FS_BINARY_MOUNTDATA | FS_ALLOW_IDMAP |" c.patch &&
+	grep -qx "+				  FS_AUTOFREEZE," c.patch &&
+	grep -qx "+				WQ_HIGHPRI | WQ_UNBOUND | WQ_MEM_RECLAIM, 512);" c.patch
+'
+
+test_expect_success KTREE_6_1 "layout: 6.1 f2fs, xfs and btrfs as the goldens leave them: nothing to do, nothing done" '
+	layout_real 6.1 f2fs xfs btrfs &&
+	diff -r b c &&
+	cat checkpatch.after && checkpatch_clean
 '
 
 test_expect_success "no sanitizer report from any run above" '

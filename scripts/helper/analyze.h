@@ -116,6 +116,20 @@ struct token;
 void analyze(struct file_info *fi, const char *buf, size_t len, bool full,
 	     struct arena *arena, struct token **toks, size_t *tokcap);
 
+/*
+ * Use US, of the unit whose files (read in full) are FILES[0..N), is dead
+ * freezer code: a task freezer use (api.c's API_TASK) in a kernel thread
+ * that provably never becomes freezable, so that removing it changes
+ * nothing.  The thread is started by a starter of api.c and its name is
+ * used in no other way, and neither it nor a function of the unit it
+ * calls calls set_freezable() (or kthread_worker_fn()); where that
+ * cannot be shown (a macro or a function that is not a started thread
+ * calls one), no use is dead.  The one place this is decided: the plan
+ * says it ("nofreeze" lines), the report reads it.
+ */
+bool freezer_use_dead(struct file_info *const *files, size_t n,
+		      const struct use *us);
+
 /* Forget what was read of FI: it is as fileset_add() left it. */
 void file_info_reset(struct file_info *fi);
 

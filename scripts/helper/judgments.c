@@ -16,7 +16,7 @@
 const char *const judged_what_names[] = {
 	[JUDGED_UNIT] = "unit", [JUDGED_FSTYPE] = "fstype",
 	[JUDGED_USE] = "use", [JUDGED_QUIESCED] = "quiesced",
-	[JUDGED_FLAGGED] = "flagged",
+	[JUDGED_FLAGGED] = "flagged", [JUDGED_NOTE] = "note",
 };
 
 /* The fields of a line, in order. */
@@ -92,12 +92,18 @@ void judgments_load(struct judgments *js, const char *path)
 				break;
 		if (w == ARRAY_SIZE(judged_what_names))
 			af_die(EXIT_BADINPUT, js->path, "line %u: \"%s\" is "
-			       "not unit, fstype, use, quiesced or flagged",
-			       lineno, field[F_WHAT]);
+			       "not unit, fstype, use, quiesced, flagged or "
+			       "note", lineno, field[F_WHAT]);
 		if (!*field[F_CODE] || !*field[F_EVIDENCE] ||
-		    (w != JUDGED_UNIT && !strcmp(field[F_NAME], "-")))
+		    (w != JUDGED_UNIT && w != JUDGED_NOTE &&
+		     !strcmp(field[F_NAME], "-")))
 			af_die(EXIT_BADINPUT, js->path, "line %u: a judgment "
 			       "needs a name, a code and its evidence", lineno);
+		if (w == JUDGED_NOTE && (strcmp(field[F_NAME], "-") ||
+					 strcmp(field[F_MATCH], "-")))
+			af_die(EXIT_BADINPUT, js->path, "line %u: a note is on "
+			       "its unit: its NAME and MATCH are \"-\"",
+			       lineno);
 		if ((w == JUDGED_QUIESCED) != !strcmp(field[F_CODE], "quiesced"))
 			af_die(EXIT_BADINPUT, js->path, "line %u: the code "
 			       "\"quiesced\" goes with a quiesced judgment, "
@@ -135,12 +141,16 @@ void judgments_free(struct judgments *js)
 	free(js->path);
 }
 
-/* A and B judge the same thing: the same unit, kind, name and match. */
+/*
+ * A and B judge the same thing: the same unit, kind, name and match; a
+ * note's subject is the caveat its code names.
+ */
 static bool same_subject(const struct judgment *a, const struct judgment *b)
 {
 	return a->what == b->what && !strcmp(a->unit, b->unit) &&
 		!strcmp(a->name, b->name) &&
-		!strcmp(a->match ? a->match : "", b->match ? b->match : "");
+		!strcmp(a->match ? a->match : "", b->match ? b->match : "") &&
+		(a->what != JUDGED_NOTE || !strcmp(a->code, b->code));
 }
 
 const struct judgment *judgment_instead(const struct judgments *js,
@@ -226,6 +236,21 @@ const struct judgment *judged_unit(const struct judgments *js,
 				   const char *unit)
 {
 	return find(js, JUDGED_UNIT, unit, NULL, JUDGMENT_HOLDS);
+}
+
+const struct judgment *judged_note(const struct judgments *js,
+				   const char *unit, size_t i)
+{
+	size_t k;
+
+	for (k = 0; k < js->v.n; k++) {
+		const struct judgment *j = &js->v.v[k];
+
+		if (j->what == JUDGED_NOTE && j->state == JUDGMENT_HOLDS &&
+		    !strcmp(j->unit, unit) && !i--)
+			return j;
+	}
+	return NULL;
 }
 
 const struct judgment *lapsed_unit(const struct judgments *js,

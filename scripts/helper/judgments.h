@@ -2,9 +2,10 @@
 /*
  * judgments.h - the reviewed judgments of policy/judgments.tsv: what the
  * code alone does not tell (a cluster filesystem, work its freeze does
- * not quiesce, a file_system_type that owns no superblock, and what the
- * freeze does to each thread and workqueue converted), each with a
- * reason code, the code it rests on (its anchors) and its evidence.
+ * not quiesce, a file_system_type that owns no superblock, what the
+ * freeze does to each thread and workqueue converted, and the caveats
+ * of a unit's conversion a changelog must carry), each with a reason
+ * code, the code it rests on (its anchors) and its evidence.
  *
  * A judgment is a fact about code, not about a version: it holds in a
  * tree where each of its anchors, and each place its evidence cites, is
@@ -24,6 +25,9 @@ enum judged_what {
 	JUDGED_QUIESCED,	/* the unit's freeze quiesces the use's work */
 	JUDGED_FLAGGED,	/* the file_system_type carries the opt-in flag
 			 * for a reason of its own: check-tree accepts it */
+	JUDGED_NOTE,	/* a caveat of the unit's conversion, which the
+			 * report prints under the unit; its code names
+			 * it, and decides nothing */
 };
 
 extern const char *const judged_what_names[];
@@ -96,6 +100,13 @@ const struct judgment *judged_at(const struct judgments *js,
 				 enum judgment_state state, const char *unit,
 				 const char *fn, const char *path,
 				 unsigned int line);
+
+/*
+ * The notes on unit UNIT that hold here, in the file's order: I from 0,
+ * the Ith, or NULL after the last.
+ */
+const struct judgment *judged_note(const struct judgments *js,
+				   const char *unit, size_t i);
 
 /* A lapsed judgment on unit UNIT, or NULL when none is written for it. */
 const struct judgment *lapsed_unit(const struct judgments *js,

@@ -88,9 +88,11 @@
  *	  unit	UNIT	eligible|skip|library|unreviewed	REASON
  *	  flagstate	UNIT	NAME	PATH	LINE:COL	STATE	WHY
  *	  file	UNIT	PATH		(relative to KTREE)
+ *	  note	UNIT	CODE: EVIDENCE
  *	  keep	UNIT	PATH	LINE:COL	CODE: EVIDENCE
  *	  quiesced	UNIT	PATH	LINE:COL	quiesced: EVIDENCE
  *	  unreviewed	UNIT	PATH	LINE:COL	unreviewed: WHY
+ *	  nofreeze	UNIT	PATH	LINE:COL	FUNCTION
  *	  kthread	UNIT	FUNCTION[	CALLER]
  *	  twin	UNIT	FROM	TO
  *	  fstype	UNIT	NAME	PATH
@@ -108,7 +110,15 @@
  *	(the report gives that evidence for the conversion); unreviewed
  *	lines: the uses in kernel-thread context that no judgment holding
  *	here covers, and what is missing (the flags leave the unit
- *	whole).  kthread lines: the
+ *	whole); the keep, quiesced, unreviewed and nofreeze lines come
+ *	use by use.  note lines: the unit's note judgments that hold
+ *	here, caveats of its conversion (the report prints each as
+ *	"note: EVIDENCE" under the unit, JSON "notes").  nofreeze lines
+ *	(analyze.c:freezer_use_dead()): the task freezer uses in
+ *	FUNCTION, a kernel thread that never becomes freezable (it is
+ *	started as one, and neither it nor a function of the unit it
+ *	calls calls set_freezable()): dead code, which the report says
+ *	of their conversion.  kthread lines: the
  *	thread functions, and with CALLER (a caller it is reached from)
  *	the functions only they reach.  twin lines: a freezable macro of
  *	the unit and its plain twin (units.c:find_twins()), which the
@@ -209,6 +219,9 @@
  *	kept or manual with the reason, unit by unit with its decision.
  *	FLAGS is the flags output, UNPARSED the "FILE:LINE: API" uses in
  *	code spatch could not parse, RULES the rules' report-mode lines.
+ *	Under a unit: its flag line, then a "note: EVIDENCE" line for
+ *	each of the plan's notes (unless it is left whole; JSON "notes"),
+ *	then its uses.
  *
  * autofreeze check --select [--touched FILE] PLAN
  *	The units check-tree looks at, one a line: those with a type that
@@ -237,6 +250,26 @@
  *	that start a kernel thread instead, as "NAME ARG", ARG the thread
  *	function's argument (0-based, -1 the last).
  *
+ * autofreeze layout FILE LINE...
+ *	FILE, whole, on stdout, with the statements that hold one of the
+ *	LINEs (1-based: the lines a change added or modified, as
+ *	"diff --new-line-format='%dn\n'" lists them) laid out so that
+ *	checkpatch.pl --strict has nothing to say of them (layout.h): on
+ *	a LINE, a binary '|' gets spaces ("A|B" -> "A | B"); a LINE past
+ *	100 columns (a tab is 8) is broken after its last " | " that
+ *	leaves the first part within them (else its last ", "), the rest
+ *	under the expression's first operand, as often as needed; and the
+ *	continuation lines under an open parenthesis of a LINE (and, in
+ *	turn, under one of a line moved so) go just after it, tabs then
+ *	spaces, unless a line of the statement would then pass 100
+ *	columns (checkpatch looks at a continuation line only under a
+ *	line the patch adds: those under a line left as it was stay,
+ *	listed or not).  Every other byte stays; comments, literals and
+ *	preprocessor lines are never touched.  A LINE out of range, an
+ *	unreadable FILE or no LINE: one line on stderr, nothing on
+ *	stdout, exit 2 (an unreadable FILE too, unlike other commands).
+ *	Output errors: exit 1.
+ *
  * Exit status: 0 success, 1 runtime failure (unreadable file, a failed
  * job), 2 bad input (usage, a path or tree that is not there).  Errors
  * are one line on stderr: "autofreeze: FILE: message".
@@ -246,6 +279,7 @@
 
 #include "api.h"
 #include "ktree.h"
+#include "layout.h"
 #include "patchfit.h"
 #include "prereq.h"
 #include "scan.h"
@@ -294,9 +328,10 @@ static void usage(FILE *f)
 		"       %s check [-f text|json] PLAN UNPARSED RULES SCAN\n"
 		"       %s unparsed PLAN SCAN [LOG...]\n"
 		"       %s apis [--starters|--wq]\n"
+		"       %s layout FILE LINE...\n"
 		"(see the comment at the top of scripts/helper/main.c)\n",
 		PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG,
-		PROG, PROG, PROG, PROG, PROG, PROG, PROG);
+		PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG);
 }
 
 int main(int argc, char **argv)
@@ -321,6 +356,7 @@ int main(int argc, char **argv)
 		{ "check", cmd_check },
 		{ "unparsed", cmd_unparsed },
 		{ "apis", cmd_apis },
+		{ "layout", cmd_layout },
 	};
 	size_t i;
 

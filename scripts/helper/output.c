@@ -245,6 +245,7 @@ static void print_plan_unit(const struct unit_survey *sv,
 			    const struct unit *u)
 {
 	strvec files = { 0 };
+	const struct judgment *jd;
 	size_t j;
 
 	printf("unit\t%s\t%s\t%s\n", u->rel,
@@ -263,27 +264,35 @@ static void print_plan_unit(const struct unit_survey *sv,
 	for (j = 0; j < files.n; j++)
 		printf("file\t%s\t%s\n", u->rel, files.v[j]);
 	vec_free(&files);
+	for (j = 0; (jd = judged_note(&sv->judgments, u->rel, j)); j++)
+		printf("note\t%s\t%s: %s\n", u->rel, jd->code, jd->evidence);
 	for (j = u->first; j < u->end; j++) {
 		const struct file_info *fi = sv->files.files.v[j];
 		size_t k;
 
 		for (k = 0; k < fi->uses.n; k++) {
 			const struct use *us = &fi->uses.v[k];
-			const struct judgment *jd;
 			char *why;
 			enum use_judged uj = unit_judges_use(sv, u, fi, us,
 							     &jd, &why);
 
-			if (uj == USE_FREE)
-				continue;
-			printf("%s\t%s\t%s\t%u:%u\t", use_judged_names[uj],
-			       u->rel, relpath(sv, fi->path), us->line,
-			       us->col);
-			if (uj == USE_UNREVIEWED)
-				printf("unreviewed: %s\n", why);
-			else
-				printf("%s: %s\n", jd->code, jd->evidence);
+			if (uj != USE_FREE) {
+				printf("%s\t%s\t%s\t%u:%u\t",
+				       use_judged_names[uj], u->rel,
+				       relpath(sv, fi->path), us->line,
+				       us->col);
+				if (uj == USE_UNREVIEWED)
+					printf("unreviewed: %s\n", why);
+				else
+					printf("%s: %s\n", jd->code,
+					       jd->evidence);
+			}
 			free(why);
+			if (freezer_use_dead(sv->files.files.v + u->first,
+					     u->end - u->first, us))
+				printf("nofreeze\t%s\t%s\t%u:%u\t%s\n", u->rel,
+				       relpath(sv, fi->path), us->line,
+				       us->col, us->func);
 		}
 	}
 	for (j = 0; j < u->kthreads.n; j++) {
@@ -295,6 +304,8 @@ static void print_plan_unit(const struct unit_survey *sv,
 	for (j = 0; j + 1 < u->twins.n; j += 2)
 		printf("twin\t%s\t%s\t%s\n", u->rel, u->twins.v[j],
 		       u->twins.v[j + 1]);
+	for (j = 0; j < u->unused_twins.n; j++)
+		printf("unusedtwin\t%s\t%s\n", u->rel, u->unused_twins.v[j]);
 	for (j = 0; j < u->types.n; j++)
 		if (unit_flags_fstype(u, &u->types.v[j]))
 			printf("fstype\t%s\t%s\t%s\n", u->rel,
@@ -367,7 +378,7 @@ void print_judgments(const struct unit_survey *sv)
 			continue;
 		where = judgment_where(js, j);
 		printf("%s: %s: %s", where, j->unit, j->code);
-		if (j->what != JUDGED_UNIT)
+		if (j->what != JUDGED_UNIT && j->what != JUDGED_NOTE)
 			printf(" on %s%s", j->name,
 			       j->what == JUDGED_USE ||
 			       j->what == JUDGED_QUIESCED ? "()" : "");

@@ -58,6 +58,8 @@ struct plan_unit {
 	strvec twins;			/* the freezable macros renamed */
 	strvec kthread_via;		/* per kthread: a caller, or "" */
 	kept_usevec keeps, quiesced, unreviewed;
+	kept_usevec nofreeze;		/* dead freezer code: code the thread */
+	strvec notes;			/* "CODE: EVIDENCE" */
 	VEC(struct flagstate) flagstates;
 	char *flag;			/* report's flag line, or NULL */
 	strvec uses;			/* report's use lines */
@@ -289,6 +291,14 @@ static void plan_read(const char *path, struct plan *p)
 
 			fs.col = xstrdup(c ? c + 1 : "1");
 			vec_push(&u->flagstates, fs);
+		} else if (!strcmp(f[0], "nofreeze") && n > 4) {
+			struct kept_use k = { xstrdup(f[2]),
+					      strtol(f[3], NULL, 10),
+					      xstrdup(f[4]), NULL };
+
+			vec_push(&u->nofreeze, k);
+		} else if (!strcmp(f[0], "note") && n == 3) {
+			vec_push(&u->notes, xstrdup(f[2]));
 		} else if (!strcmp(f[0], "fstype") && n > 3) {
 			vec_push(&u->fstypes, xstrdup(f[2]));
 			vec_push(&u->fstype_files, xstrdup(f[3]));
@@ -352,6 +362,8 @@ static void plan_free(struct plan *p)
 		kept_uses_free(&u->keeps);
 		kept_uses_free(&u->quiesced);
 		kept_uses_free(&u->unreviewed);
+		kept_uses_free(&u->nofreeze);
+		strvec_free(&u->notes);
 		for (k = 0; k < u->flagstates.n; k++) {
 			struct flagstate *fs = &u->flagstates.v[k];
 
@@ -500,6 +512,16 @@ static const struct kept_use *unit_quiesced(const struct plan_unit *u,
 					    const struct scanned_use *s)
 {
 	return judged_line(u->quiesced.v, u->quiesced.n, s);
+}
+
+/*
+ * The plan's nofreeze line for use S of unit U (dead freezer code in a
+ * thread that never becomes freezable: its code is the thread), or NULL.
+ */
+static const struct kept_use *unit_nofreeze(const struct plan_unit *u,
+					    const struct scanned_use *s)
+{
+	return judged_line(u->nofreeze.v, u->nofreeze.n, s);
 }
 
 /* The plan's unreviewed line for use S of unit U, or NULL. */
@@ -785,6 +807,14 @@ static void use_verdict(struct verdict_inputs *in,
 		return;
 	}
 	use_verdict_as_run(in, u, s, v);
+	q = strcmp(v->status, "converted") ? NULL : unit_nofreeze(u, s);
+	if (q) {
+		why = xasprintf("%s, which never calls set_freezable(): the "
+				"removed lines were dead code (no functional "
+				"change)", v->why);
+		free(v->why);
+		v->why = why;
+	}
 	q = strcmp(v->status, "converted") ? NULL : unit_quiesced(u, s);
 	if (q) {
 		why = xasprintf("%s; quiesced: %s", v->why, q->evidence);
@@ -859,6 +889,18 @@ static char *json_of(const char *s)
 	json_str(f, s);
 	fclose(f);
 	return buf;
+}
+
+/*
+ * A note of the plan ("CODE: EVIDENCE") as the report gives it: its
+ * evidence, the caveat a changelog of the unit's conversion carries.  A
+ * unit left whole is not converted, and carries none.
+ */
+static const char *note_text(const char *note)
+{
+	const char *e = strstr(note, ": ");
+
+	return e ? e + 2 : note;
 }
 
 static void print_report(struct verdict_inputs *in, bool json)
@@ -937,7 +979,12 @@ static void print_report(struct verdict_inputs *in, bool json)
 				json_str(stdout, u->flag);
 			else
 				fputs("null", stdout);
-			fputs(",\"uses\":[", stdout);
+			fputs(",\"notes\":[", stdout);
+			for (k = 0; !u->whole && k < u->notes.n; k++) {
+				fputs(k ? "," : "", stdout);
+				json_str(stdout, note_text(u->notes.v[k]));
+			}
+			fputs("],\"uses\":[", stdout);
 			for (k = 0; k < u->json_uses.n; k++)
 				printf("%s%s", k ? "," : "", u->json_uses.v[k]);
 			fputs("]}", stdout);
@@ -954,6 +1001,8 @@ static void print_report(struct verdict_inputs *in, bool json)
 		printf("%s: %s\n", u->name, u->reason);
 		if (u->flag)
 			printf("\t%s\n", u->flag);
+		for (k = 0; !u->whole && k < u->notes.n; k++)
+			printf("\tnote: %s\n", note_text(u->notes.v[k]));
 		for (k = 0; k < u->uses.n; k++)
 			printf("\t%s\n", u->uses.v[k]);
 	}

@@ -3,10 +3,11 @@
  * unit-tests.c - C unit tests of the autofreeze helper: the lexer, the
  * per-file analysis (uses, enclosing functions, thread functions,
  * file_system_types), the cheap prefilter, the suspend freeze, the
- * judgments' anchors and citations, and a series applied in memory.  Built by "make
- * helper-unit" (and, with sanitizers, by "make helper-san"); run by
- * tests/t30-helper.sh.  Prints TAP-like "ok N - what" lines and exits
- * non-zero when a check failed.
+ * judgments' anchors and citations, a series applied in memory, and (in
+ * layout-tests.c) autofreeze layout.  Built by "make helper-unit" (and,
+ * with sanitizers, by "make helper-san"); run by tests/t30-helper.sh.
+ * Prints TAP-like "ok N - what" lines and exits non-zero when a check
+ * failed.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -21,11 +22,12 @@
 #include "lex.h"
 #include "patchfit.h"
 #include "scan.h"
+#include "unit.h"
 #include "util.h"
 
 static int checks, failed;
 
-static void check(int ok, const char *what, ...)
+void check(int ok, const char *what, ...)
 {
 	va_list ap;
 
@@ -39,7 +41,7 @@ static void check(int ok, const char *what, ...)
 	putchar('\n');
 }
 
-static void check_str(const char *got, const char *want, const char *what)
+void check_str(const char *got, const char *want, const char *what)
 {
 	check(!strcmp(got, want), "%s", what);
 	if (strcmp(got, want))
@@ -730,6 +732,8 @@ static void test_patch_fit(void)
 	rmdir(dir);
 }
 
+void test_nofreeze(void);	/* nofreeze-tests.c */
+
 int main(void)
 {
 	test_lexer();
@@ -740,6 +744,8 @@ int main(void)
 	test_freeze_path();
 	test_anchors();
 	test_patch_fit();
+	test_layout();
+	test_nofreeze();
 	printf("# %d checks, %d failed\n", checks, failed);
 	return failed ? 1 : 0;
 }

@@ -32,12 +32,20 @@ static int __init init_jfs_fs(void)
 {
 	int i;
 
+	jfsIOthread = kthread_run(jfsIOWait, NULL, "jfsIO");
+	if (IS_ERR(jfsIOthread))
+		return PTR_ERR(jfsIOthread);
+
 	for (i = 0; i < commit_threads; i++) {
 		jfsCommitThread[i] = kthread_run(jfs_lazycommit, NULL,
 						 "jfsCommit");
 		if (IS_ERR(jfsCommitThread[i]))
 			goto kill_committask;
 	}
+
+	jfsSyncThread = kthread_run(jfs_sync, NULL, "jfsSync");
+	if (IS_ERR(jfsSyncThread))
+		goto kill_committask;
 	return 0;
 kill_committask:
 	return -1;
