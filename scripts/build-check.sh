@@ -6,7 +6,7 @@
 # new warning is one the untouched source does not give.
 #
 #   KTREE=<tree> [O=<build dir>] [FILES="a.c b.h ..."] [KCONFIG=allmodconfig]
-#   [J=<jobs>] build-check.sh
+#   [BASE_REV=<rev>] [J=<jobs>] build-check.sh
 #
 # FILES defaults to the files make vfs and make apply changed, in the
 # tree's bookkeeping (scripts/lib/journal.sh).  KCONFIG is a `make *config` target or the
@@ -18,7 +18,8 @@
 # The baseline is the untouched content of the touched files (all those
 # recorded, also when FILES names only some): the copy in the
 # bookkeeping's orig/ (saved by vfs and apply), else `git show HEAD:<file>`
-# in a git tree.  For the baseline build those files are put back in the
+# in a git tree; with BASE_REV=<rev> (a git tree: make series), the
+# files of FILES as that revision has them.  For the baseline build those files are put back in the
 # tree for a moment and restored afterwards (also when interrupted).
 # Warnings are compared with line and column numbers removed.
 #
@@ -198,7 +199,10 @@ original()
 {
 	local f=$1 dest=$2
 	mkdir -p "$(dirname "$dest")"
-	if [ -f "$(state_path orig)/$f" ]; then
+	if [ -n "${BASE_REV:-}" ]; then
+		git -C "$ktree" cat-file -e "$BASE_REV:$f" 2>/dev/null || return 1
+		git -C "$ktree" show "$BASE_REV:$f" >"$dest"
+	elif [ -f "$(state_path orig)/$f" ]; then
 		cp -p "$(state_path orig)/$f" "$dest"
 	elif git -C "$ktree" rev-parse --show-toplevel >/dev/null 2>&1 &&
 	     git -C "$ktree" cat-file -e "HEAD:$f" 2>/dev/null; then
@@ -214,7 +218,7 @@ if [ ${#objects[@]} -gt 0 ]; then
 	# those recorded but not asked for, e.g. a header FILES leaves out.
 	: >"$tmp/swap.list"
 	basefiles=$files
-	if [ -f "$(state_path touched)" ]; then
+	if [ -z "${BASE_REV:-}" ] && [ -f "$(state_path touched)" ]; then
 		basefiles=$(printf '%s\n' "$files" |
 			cat - "$(state_path touched)" | awk 'NF && !seen[$0]++')
 	fi
