@@ -14,6 +14,14 @@ FORMAT ?= text
 BASE   ?=
 OUT    ?=
 COMPILE ?=
+BRANCH ?=
+SUBJECT_PREFIX ?=
+REROLL ?=
+IN_REPLY_TO ?=
+ADD_TO ?=
+ADD_CC ?=
+CHANGES ?=
+SMPL_URL ?=
 export FORCE JUDGMENTS
 
 ## diff: print the conversion of DIR in KTREE as a -p1 diff (tree untouched)
@@ -36,7 +44,11 @@ report: helper
 check-tree: helper
 	@J="$(J)" FORMAT="$(FORMAT)" BASE="$(BASE)" $(TOP)/scripts/check-tree.sh "$(KTREE)" "$(DIR)"
 
-## series: in a git KTREE, one commit per converted unit of DIR (on top of make vfs where needed), then git format-patch into OUT= with a cover letter; COMPILE=1 compiles each
+## series: in a git KTREE, on a topic branch (BRANCH=), one commit per converted unit of DIR (after make vfs where needed), each compiled (COMPILE=0: not), then git format-patch into OUT= with a cover letter; SUBJECT_PREFIX=RFC REROLL=N IN_REPLY_TO= ADD_TO= ADD_CC= CHANGES=FILE SMPL_URL=
 .PHONY: series
 series: helper
-	@J="$(J)" COMPILE="$(COMPILE)" $(TOP)/scripts/series.sh "$(KTREE)" "$(DIR)" "$(OUT)"
+	@J="$(J)" COMPILE="$(COMPILE)" O="$(O)" BRANCH="$(BRANCH)" \
+		SUBJECT_PREFIX="$(SUBJECT_PREFIX)" REROLL="$(REROLL)" \
+		IN_REPLY_TO="$(IN_REPLY_TO)" ADD_TO="$(ADD_TO)" ADD_CC="$(ADD_CC)" \
+		CHANGES="$(CHANGES)" SMPL_URL="$(SMPL_URL)" \
+		$(TOP)/scripts/series.sh "$(KTREE)" "$(DIR)" "$(OUT)"

@@ -75,7 +75,8 @@ f2fs-tools:/usr/sbin/mkfs.f2fs
 jfsutils:/usr/sbin/mkfs.jfs
 nilfs-tools:/usr/sbin/mkfs.nilfs2
 reiserfsprogs:/usr/sbin/mkfs.reiserfs
-binutils:/usr/bin/readelf"
+binutils:/usr/bin/readelf
+b4:/usr/bin/b4"
 
 [ "${DEPS:-all}" = all ] || want=$tools
 missing=

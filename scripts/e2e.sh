@@ -580,6 +580,22 @@ built_with_btrfs_fix()
 		grep -q ': quiesced on btrfs_init_workqueues() ("btrfs-discard"): holds'
 }
 
+# verdict TEXT: say TEXT, and record it in verdicts.new, which becomes
+# $work/verdicts (make series quotes it) when every role was judged: its
+# first line "autofreeze VERSION linux-source-KVER RELEASE", the release
+# the guest reported.
+verdict()
+{
+	say "$@"
+	if [ ! -f "$work/verdicts.new" ]; then
+		printf 'autofreeze %s linux-source-%s %s\n' \
+			"$(git -C "$TOP" describe --always --dirty 2>/dev/null || echo unknown)" \
+			"$kver" "$(sed -n 's/^ok guest ran: //p' "$work"/*/*.check.txt 2>/dev/null | head -n 1)" \
+			>"$work/verdicts.new"
+	fi
+	echo "$*" >>"$work/verdicts.new"
+}
+
 # judge ROLE MODE: what the role must show in the run's check, said in
 # one line; sets status to 1 when it does not.  The converted kernel
 # passes, and where its btrfs freeze stops discard, no discard reaches
@@ -598,12 +614,12 @@ judge()
 	patched)
 		discard=$(grep '^note .*btrfs_discard_workfn' "$check" | head -n 1 || true)
 		if [ $rc -eq 0 ] && [ -n "$discard" ] && built_with_btrfs_fix; then
-			say "linux $kver $what: FAIL, btrfs discards reach its frozen disk, though its freeze stops them: ${discard#note }"
+			verdict "linux $kver $what: FAIL, btrfs discards reach its frozen disk, though its freeze stops them: ${discard#note }"
 			status=1
 		elif [ $rc -eq 0 ]; then
-			say "linux $kver $what: PASS (${summary#*: })"
+			verdict "linux $kver $what: PASS (${summary#*: })"
 		else
-			say "linux $kver $what: FAIL (${summary#*: }), from ${check#"$TOP"/}:"
+			verdict "linux $kver $what: FAIL (${summary#*: }), from ${check#"$TOP"/}:"
 			grep '^FAIL' "$check" >&2
 			status=1
 		fi
@@ -611,12 +627,12 @@ judge()
 	control)
 		other=$(grep '^FAIL' "$check" | grep -v '^FAIL \[fs-freeze\]' || true)
 		if [ $rc -eq 1 ] && [ -z "$other" ]; then
-			say "linux $kver $what: fails as it must (${summary#*: }, all of them [fs-freeze])"
+			verdict "linux $kver $what: fails as it must (${summary#*: }, all of them [fs-freeze])"
 		elif [ $rc -eq 0 ]; then
-			say "linux $kver $what: PASSES, so the test cannot tell a patched kernel from an unpatched one"
+			verdict "linux $kver $what: PASSES, so the test cannot tell a patched kernel from an unpatched one"
 			status=1
 		else
-			say "linux $kver $what: fails for another reason too, from ${check#"$TOP"/}:"
+			verdict "linux $kver $what: fails for another reason too, from ${check#"$TOP"/}:"
 			echo "$other" >&2
 			status=1
 		fi
@@ -628,18 +644,18 @@ judge()
 		*) caught=$(grep '^FAIL \[freeze-fail\] .*went on' "$check" | head -n 1 || true) ;;
 		esac
 		if [ -n "$caught" ]; then
-			say "linux $kver $what: caught (${caught#FAIL })"
+			verdict "linux $kver $what: caught (${caught#FAIL })"
 		else
-			say "linux $kver $what: NOT CAUGHT without the prerequisites of its suspend freeze (${summary#*: }), see ${check#"$TOP"/}"
+			verdict "linux $kver $what: NOT CAUGHT without the prerequisites of its suspend freeze (${summary#*: }), see ${check#"$TOP"/}"
 			status=1
 		fi
 		;;
 	mutant)
 		caught=$(grep '^FAIL \[io-frozen\].*btrfs_discard_workfn' "$check" | head -n 1 || true)
 		if [ -n "$caught" ]; then
-			say "linux $kver $what: caught (${caught#FAIL })"
+			verdict "linux $kver $what: caught (${caught#FAIL })"
 		else
-			say "linux $kver $what: NOT CAUGHT, btrfs's discard work without WQ_FREEZABLE went unseen (${summary#*: }), see ${check#"$TOP"/}"
+			verdict "linux $kver $what: NOT CAUGHT, btrfs's discard work without WQ_FREEZABLE went unseen (${summary#*: }), see ${check#"$TOP"/}"
 			status=1
 		fi
 		;;
@@ -669,6 +685,7 @@ in_list()
 make -s -C "$TOP" helper || die "make helper failed"
 
 status=0
+rm -f "$work/verdicts.new"
 for role in $roles; do
 	if [ "$role" = unready ] && built patched &&
 	   ! "$TOP/scripts/autofreeze" prereqs "$work/patched/src" | grep -q '^has'; then
@@ -688,4 +705,10 @@ for role in $roles; do
 		judge "$role" $mode
 	done
 done
+# the record, for make series: only a run of every role, and only if
+# it passed
+rm -f "$work/verdicts"
+if [ $status -eq 0 ] && [ -z "${E2E_ROLES:-}" ] && [ -f "$work/verdicts.new" ]; then
+	mv "$work/verdicts.new" "$work/verdicts"
+fi
 exit $status
