@@ -209,6 +209,46 @@ test_expect_success SPATCH "a detached HEAD: the series on its branch, HEAD deta
 	test "$(git -C det rev-list --count autofreeze/fs)" = 2
 '
 
+# e2e_record DIR VERSION: a make e2e record of autofreeze VERSION on 6.1
+# in DIR/e2e/linux-6.1 (verdicts, and the converted kernel's check of
+# two suspend cycles of xfs)
+e2e_record()
+{
+	mkdir -p "$1"/e2e/linux-6.1/patched &&
+	printf "%s\n" "autofreeze $2 linux-source-6.1 6.1.99" \
+		"linux 6.1 patched: PASS (9 passed, 0 failed)" \
+		"linux 6.1 control: fails as it must (2 passed, 7 failed, all of them [fs-freeze])" \
+		>"$1"/e2e/linux-6.1/verdicts &&
+	printf "%s\n" "ok guest ran: 6.1.99" \
+		"ok cycle 1 (freezer): xfs (vdc): 38 requests before its freeze, 0 while frozen, 46 after its thaw" \
+		"ok cycle 2 (devices): xfs (vdc): 3 requests before its freeze, 0 while frozen, 4 after its thaw" \
+		"ok verify xfs: 410 files read back intact after remount" \
+		>"$1"/e2e/linux-6.1/patched/suspend.check.txt
+}
+
+test_lazy_prereq CLEAN_TOP 'git -C "$TOP" diff --quiet HEAD'
+
+test_expect_success SPATCH,CLEAN_TOP "make e2e's record of this version on the tree's version: the cover letter quotes it, the changelog gives the figures" '
+	e2e_record b "$(git -C "$TOP" describe --always --dirty)" &&
+	git_tree e2t &&
+	BUILD="$TRASH"/b $SE "$TRASH"/e2t fs "$TRASH"/out9 2>err &&
+	tr "\n" " " <out9/0000-cover-letter.patch | tr -s " " >cover9 &&
+	grep -q "At runtime, under qemu, on linux-source-6.1 (6.1.99) (make e2e:" cover9 &&
+	grep -qx "    linux 6.1 patched: PASS (9 passed, 0 failed)" out9/0000-cover-letter.patch &&
+	grep -qx "    linux 6.1 control: fails as it must (2 passed, 7 failed, all of them \[fs-freeze\])" out9/0000-cover-letter.patch &&
+	tr "\n" " " <out9/0001-*.patch | tr -s " " >patch9 &&
+	grep -q "under qemu, with this series on linux-source-6.1 (6.1.99) (make e2e), xfs went through 2 freeze/thaw cycles with writers running and no request to its disk while frozen, its files read back intact after each run\." patch9
+'
+
+test_expect_success SPATCH "a record of another autofreeze version is not quoted" '
+	e2e_record b2 0123abc &&
+	git_tree e2u &&
+	BUILD="$TRASH"/b2 $SE "$TRASH"/e2u fs "$TRASH"/out10 2>err &&
+	tr "\n" " " <out10/0000-cover-letter.patch | tr -s " " >cover10 &&
+	grep -q "Not run at runtime with this autofreeze version on 6.1: make e2e KVER=6.1" cover10 &&
+	! grep -q "patched: PASS" cover10 && ! grep -q "under qemu" out10/0001-*.patch
+'
+
 test_expect_success SPATCH "a unit MAINTAINERS marks obsolete is held back: no series" '
 	git_tree obs &&
 	printf "%s\n" "XFS FILESYSTEM" "L:	linux-xfs@vger.kernel.org" "S:	Obsolete" "F:	fs/xfs/" "" >obs/MAINTAINERS &&

@@ -23,9 +23,20 @@ for v in ${E2E_VERSIONS:-7.3}; do
 		grep -q "^e2e.sh: linux $v control: fails as it must" e2e.log &&
 		grep -q "^e2e.sh: linux $v mutant: caught (\[io-frozen\] .* from btrfs_discard_workfn " e2e.log
 	'
+
 	# The verdict lines, for the CI log.
 	grep -h '^e2e.sh: linux .*\(PASS\|FAIL\|fails\|caught\|CAUGHT\|built in\|ran for\)' \
 		"$TRASH/.out.$test_count" 2>/dev/null | sed 's/^/# /'
+
+	# make series quotes this record: the version that ran, and every
+	# verdict line, as the run said them
+	test_expect_success E2E,DEBIAN_SRC_${v/./_},SPATCH "make e2e KVER=$v: the record make series quotes" '
+		r="$TOP"/build/e2e/linux-$v/verdicts &&
+		head -n 1 "$r" | grep -q "^autofreeze $(git -C "$TOP" describe --always --dirty) linux-source-$v [0-9]" &&
+		sed 1d "$r" >got &&
+		sed -n "s/^e2e.sh: \(linux $v .*: \(PASS\|fails as it must\|caught\).*\)/\1/p" e2e.log >want &&
+		test_cmp want got
+	'
 done
 
 test_done
