@@ -95,6 +95,7 @@
  *	  nofreeze	UNIT	PATH	LINE:COL	FUNCTION
  *	  kthread	UNIT	FUNCTION[	CALLER]
  *	  twin	UNIT	FROM	TO
+ *	  unusedtwin	UNIT	FROM
  *	  fstype	UNIT	NAME	PATH
  *
  *	flagstate lines (units.c:unit_flag_state()), for every unit: each
@@ -122,7 +123,12 @@
  *	thread functions, and with CALLER (a caller it is reached from)
  *	the functions only they reach.  twin lines: a freezable macro of
  *	the unit and its plain twin (units.c:find_twins()), which the
- *	rules rename it to in kernel threads.
+ *	rules rename it to in kernel threads.  unusedtwin lines: a twin
+ *	FROM of a twin line that the conversion leaves with no use
+ *	(units.c:twin_left_unused(): every use of it is in one of the
+ *	unit's threads; never with --force), so that its definition goes
+ *	(kthread_freezer.cocci's -D unused_twins), and the report calls
+ *	the uses in that definition converted.
  *	file and kthread lines are given for the units to convert: the
  *	eligible ones, and with --force the skip and library ones too;
  *	fstype lines (the freeze-capable file_system_types, to flag) for
@@ -221,7 +227,9 @@
  *	code spatch could not parse, RULES the rules' report-mode lines.
  *	Under a unit: its flag line, then a "note: EVIDENCE" line for
  *	each of the plan's notes (unless it is left whole; JSON "notes"),
- *	then its uses.
+ *	then its uses.  A use in the #define of a twin the plan's
+ *	unusedtwin line says goes is converted with it, code unused-twin
+ *	(verdict.c:twin_definition_verdict()).
  *
  * autofreeze check --select [--touched FILE] PLAN
  *	The units check-tree looks at, one a line: those with a type that

@@ -9,7 +9,9 @@
  *			      opt-in flag, now that the removal rules have
  *			      run ("autofreeze flags");
  *   use_verdict()	      converted, kept or manual, and why, for every
- *			      freezer use ("autofreeze report");
+ *			      freezer use ("autofreeze report"); in the
+ *			      definition of a twin the conversion removes:
+ *			      twin_definition_verdict();
  *   rule_message_verdict()   what a line of the rules' report mode says;
  *   unparsed_regions()       which lines spatch could not parse, so that
  *			      the rules never saw the uses there
@@ -56,6 +58,8 @@ struct plan_unit {
 	bool whole;			/* flags: left whole, not flagged */
 	strvec files, kthreads, fstypes, fstype_files;
 	strvec twins;			/* the freezable macros renamed */
+	strvec twin_to;			/* per twin: its plain twin */
+	strvec unused_twins;		/* twins whose definitions go */
 	strvec kthread_via;		/* per kthread: a caller, or "" */
 	kept_usevec keeps, quiesced, unreviewed;
 	kept_usevec nofreeze;		/* dead freezer code: code the thread */
@@ -283,6 +287,9 @@ static void plan_read(const char *path, struct plan *p)
 			vec_push(&u->kthread_via, xstrdup(n > 3 ? f[3] : ""));
 		} else if (!strcmp(f[0], "twin") && n > 3) {
 			vec_push(&u->twins, xstrdup(f[2]));
+			vec_push(&u->twin_to, xstrdup(f[3]));
+		} else if (!strcmp(f[0], "unusedtwin") && n == 3) {
+			vec_push(&u->unused_twins, xstrdup(f[2]));
 		} else if (!strcmp(f[0], "flagstate") && n == 7) {
 			struct flagstate fs = { xstrdup(f[2]), xstrdup(f[3]),
 						xstrdup(f[5]), xstrdup(f[6]),
@@ -356,6 +363,8 @@ static void plan_free(struct plan *p)
 		strvec_free(&u->files);
 		strvec_free(&u->kthreads);
 		strvec_free(&u->twins);
+		strvec_free(&u->twin_to);
+		strvec_free(&u->unused_twins);
 		strvec_free(&u->kthread_via);
 		strvec_free(&u->fstypes);
 		strvec_free(&u->fstype_files);
@@ -610,6 +619,11 @@ struct use_verdict {
 	const char *status;
 	const char *code;
 	char *why;		/* malloc'ed */
+	/*
+	 * a conversion's evidence when it is not the use's own quiesced
+	 * line (malloc'ed, or NULL): see twin_definition_verdict()
+	 */
+	char *evidence;
 };
 
 /*
@@ -786,6 +800,163 @@ static void use_verdict_as_run(struct verdict_inputs *in,
 				      s->api, s->fn));
 }
 
+/* Where use A stands against use B of the same file: by line, column. */
+static int cmp_use_at(const struct scanned_use *a,
+		      const struct scanned_use *b)
+{
+	long ca = strtol(a->at.col, NULL, 10), cb = strtol(b->at.col, NULL, 10);
+
+	if (a->at.line != b->at.line)
+		return a->at.line < b->at.line ? -1 : 1;
+	return ca < cb ? -1 : ca > cb;
+}
+
+/*
+ * Whether use S, in a preprocessor line of a unit whose plan says
+ * "unusedtwin UNIT FROM", is in the definition of FROM.  The scan tells
+ * a preprocessor line, not which #define it is in; the plan's line
+ * tells the rest (units.c:twin_left_unused(), find_twins()): every use
+ * of FROM in a preprocessor line of the unit is its own "#define FROM("
+ * (any other use there would have kept the macro), and that
+ * definition's body holds exactly one try_to_freeze().  So S is in it
+ * when it is FROM's name there, or when it comes after that name and no
+ * later than the first try_to_freeze() in a preprocessor line after
+ * it, with only preprocessor lines between (the definition spans them).
+ * With anything else between (code in a function or at file scope,
+ * another definition of FROM), only the name is told; a use of the
+ * body after its try_to_freeze() is not told either (the rest of the
+ * body is the plain twin's, and no twin found so far has a freezer use
+ * there).
+ */
+static bool in_twin_definition(const struct verdict_inputs *in,
+			       const char *from, const struct scanned_use *s)
+{
+	const struct scanned_use *def = NULL, *tf = NULL;
+	size_t i;
+
+	if (strcmp(s->ctx, "macro"))
+		return false;
+	if (!strcmp(s->api, from))
+		return true;		/* "#define FROM(" itself */
+	for (i = 0; i < in->uses.n; i++) {
+		const struct scanned_use *o = &in->uses.v[i];
+
+		if (!strcmp(o->at.file, s->at.file) && !strcmp(o->api, from) &&
+		    !strcmp(o->ctx, "macro") && cmp_use_at(o, s) <= 0 &&
+		    (!def || cmp_use_at(o, def) > 0))
+			def = o;
+	}
+	if (!def)
+		return false;
+	for (i = 0; i < in->uses.n; i++) {
+		const struct scanned_use *o = &in->uses.v[i];
+
+		if (!strcmp(o->at.file, s->at.file) &&
+		    !strcmp(o->api, "try_to_freeze") &&
+		    !strcmp(o->ctx, "macro") && cmp_use_at(o, def) > 0 &&
+		    (!tf || cmp_use_at(o, tf) < 0))
+			tf = o;
+	}
+	if (!tf || cmp_use_at(s, tf) > 0)
+		return false;
+	for (i = 0; i < in->uses.n; i++) {
+		const struct scanned_use *o = &in->uses.v[i];
+
+		if (strcmp(o->at.file, s->at.file) ||
+		    cmp_use_at(o, def) <= 0 || cmp_use_at(o, tf) > 0)
+			continue;
+		if (strcmp(o->ctx, "macro") || !strcmp(o->api, from))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Use S of converted unit U is in the definition of a freezable twin
+ * that the conversion removes (the plan's "unusedtwin" lines, which
+ * convert.sh hands kthread_freezer.cocci as -D unused_twins; where it is
+ * in that definition: in_twin_definition()): fills V, converted, and
+ * returns true; else false.  Its reason names the twin and what its
+ * uses become; where each of those uses has a quiesced line, it says
+ * they carry the evidence (in which functions), and the evidence is
+ * theirs.  A use spatch could not parse, or one a judgment keeps, is
+ * not: the rules never see the first, and are told to keep the second.
+ */
+static bool twin_definition_verdict(const struct verdict_inputs *in,
+				    const struct plan_unit *u,
+				    const struct scanned_use *s,
+				    const struct use_verdict *as_run,
+				    struct use_verdict *v)
+{
+	const char *from = NULL, *to = NULL;
+	strvec fns = { 0 }, evidence = { 0 };
+	bool quiesced = true;
+	char *buf = NULL;
+	size_t len = 0, i, k;
+	FILE *f;
+
+	if (strcmp(as_run->status, "kept") ||
+	    (strcmp(as_run->code, "macro") &&
+	     strcmp(as_run->code, "file-scope")))
+		return false;
+	for (k = 0; k < u->unused_twins.n && !from; k++) {
+		for (i = 0; i < u->twins.n; i++)
+			if (!strcmp(u->twins.v[i], u->unused_twins.v[k]))
+				to = u->twin_to.v[i];
+		if (to && in_twin_definition(in, u->unused_twins.v[k], s))
+			from = u->unused_twins.v[k];
+		else
+			to = NULL;
+	}
+	if (!from)
+		return false;
+	/* the twin's uses in U, which the rules rename in U's threads */
+	for (i = 0; i < in->uses.n; i++) {
+		const struct scanned_use *o = &in->uses.v[i];
+		const struct kept_use *q;
+
+		if (strcmp(o->api, from) || !strcmp(o->fn, "-") ||
+		    strcmp(unit_of_path(&in->plan, o->at.file), u->name))
+			continue;
+		if (!strvec_has(&fns, o->fn))
+			vec_push(&fns, o->fn);
+		q = unit_quiesced(u, o);
+		quiesced &= q != NULL;
+		if (q && !strvec_has(&evidence, q->evidence))
+			vec_push(&evidence, q->evidence);
+	}
+	f = open_memstream(&buf, &len);
+	if (!f)
+		af_die(EXIT_RUNTIME, NULL, "open_memstream: %s",
+		       strerror(errno));
+	fprintf(f, "in the definition of %s(), which the conversion removes: "
+		"its uses, all in the unit's kernel threads, become %s()",
+		from, to);
+	if (fns.n)
+		fputs(quiesced ? "; quiesced: as at those uses, in " : " (in ",
+		      f);
+	for (i = 0; i < fns.n; i++)
+		fprintf(f, "%s%s()", i ? i + 1 < fns.n ? ", " : " and " : "",
+			fns.v[i]);
+	if (fns.n && !quiesced)
+		fputc(')', f);
+	fclose(f);
+	set_verdict(v, "converted", "unused-twin", buf);
+	v->evidence = NULL;
+	if (fns.n && quiesced) {
+		f = open_memstream(&v->evidence, &len);
+		if (!f)
+			af_die(EXIT_RUNTIME, NULL, "open_memstream: %s",
+			       strerror(errno));
+		for (i = 0; i < evidence.n; i++)
+			fprintf(f, "%s%s", i ? "; " : "", evidence.v[i]);
+		fclose(f);
+	}
+	vec_free(&fns);
+	vec_free(&evidence);
+	return true;
+}
+
 /* The verdict on one use (see struct use_verdict). */
 static void use_verdict(struct verdict_inputs *in,
 			const struct scanned_use *s, struct use_verdict *v)
@@ -793,8 +964,10 @@ static void use_verdict(struct verdict_inputs *in,
 	struct plan_unit *u = plan_find(&in->plan,
 					 unit_of_path(&in->plan, s->at.file));
 	const struct kept_use *q;
+	struct use_verdict as_run = { 0 };
 	char *why;
 
+	v->evidence = NULL;
 	if (!u) {
 		set_verdict(v, "kept", "outside-units",
 			    xstrdup("outside the units converted"));
@@ -806,7 +979,11 @@ static void use_verdict(struct verdict_inputs *in,
 			    xasprintf("unit not converted: %s", u->reason));
 		return;
 	}
-	use_verdict_as_run(in, u, s, v);
+	use_verdict_as_run(in, u, s, &as_run);
+	if (twin_definition_verdict(in, u, s, &as_run, v))
+		free(as_run.why);
+	else
+		*v = as_run;
 	q = strcmp(v->status, "converted") ? NULL : unit_nofreeze(u, s);
 	if (q) {
 		why = xasprintf("%s, which never calls set_freezable(): the "
@@ -922,6 +1099,7 @@ static void print_report(struct verdict_inputs *in, bool json)
 				count[k]++;
 		if (!u) {
 			free(v.why);
+			free(v.evidence);
 			continue;
 		}
 		vec_push(&u->uses, xasprintf("%s:%ld:%s: %s: %s: %s",
@@ -941,7 +1119,8 @@ static void print_report(struct verdict_inputs *in, bool json)
 		 */
 		q = strcmp(v.status, "converted") ? NULL : unit_quiesced(u, s);
 		j[7] = strcmp(v.status, "converted") ? xstrdup("null") :
-			json_of(q ? q->evidence : u->reason);
+			json_of(q ? q->evidence : v.evidence ? v.evidence :
+				u->reason);
 		vec_push(&u->json_uses,
 			 xasprintf("{\"file\":%s,\"line\":%ld,\"col\":%s,"
 				   "\"api\":%s,\"context\":%s,\"function\":%s,"
@@ -952,6 +1131,7 @@ static void print_report(struct verdict_inputs *in, bool json)
 		for (k = 0; k < 8; k++)
 			free(j[k]);
 		free(v.why);
+		free(v.evidence);
 	}
 	if (json) {
 		fputs("{\"optin\":{\"state\":", stdout);
