@@ -44,7 +44,7 @@ report: helper
 check-tree: helper
 	@J="$(J)" FORMAT="$(FORMAT)" BASE="$(BASE)" $(TOP)/scripts/check-tree.sh "$(KTREE)" "$(DIR)"
 
-## series: in a git KTREE, on a topic branch (BRANCH=), one commit per converted unit of DIR (after make vfs where needed), each compiled (COMPILE=0: not), then git format-patch into OUT= with a cover letter; SUBJECT_PREFIX=RFC REROLL=N IN_REPLY_TO= ADD_TO= ADD_CC= CHANGES=FILE SMPL_URL=
+## series: in a git KTREE, on a topic branch (BRANCH=), one commit per converted unit of DIR (after make vfs where needed), compiled at its head (COMPILE=0: not), then git format-patch into OUT= with a cover letter; SUBJECT_PREFIX=RFC REROLL=N IN_REPLY_TO= ADD_TO= ADD_CC= CHANGES=FILE SMPL_URL=
 .PHONY: series
 series: helper
 	@J="$(J)" COMPILE="$(COMPILE)" O="$(O)" BRANCH="$(BRANCH)" \

@@ -391,7 +391,7 @@ e2e_fs()
 	$1 == "ok" && $0 ~ ("^ok verify " fs ": ") { v++ }
 	END {
 		if (n) printf "%d freeze/thaw cycles with writers running and no request to its disk while frozen", n
-		if (n && v) printf ", its files read back intact after each run"
+		if (n && v) printf ", its files read back intact after the runs"
 	}'
 }
 
@@ -689,7 +689,7 @@ fi
 		if [ ! -f "$KTREE/scripts/checkpatch.pl" ]; then
 			echo "- Not checked with checkpatch.pl: the tree has none."
 		elif [ -s "$scratch/cp-moved" ]; then
-			echo "- checkpatch.pl --strict reports nothing on any patch but $(awk '{ printf "%s%s (%s)", NR > 1 ? ", " : "", $1, $2 }' "$scratch/cp-moved"): on a line the patch only re-indents, to align it with the renamed call, it asks for a comment on existing code."
+			echo "- checkpatch.pl --strict reports nothing on any patch but $(awk '{ printf "%s%s (%s)", (NR > 1 ? ", " : ""), $1, $2 }' "$scratch/cp-moved"): on a line the patch only re-indents, to align it with the renamed call, it asks for a comment on existing code."
 		else
 			echo "- checkpatch.pl --strict reports nothing on any patch."
 		fi

@@ -237,7 +237,7 @@ test_expect_success SPATCH,CLEAN_TOP "make e2e's record of this version on the t
 	grep -qx "    linux 6.1 patched: PASS (9 passed, 0 failed)" out9/0000-cover-letter.patch &&
 	grep -qx "    linux 6.1 control: fails as it must (2 passed, 7 failed, all of them \[fs-freeze\])" out9/0000-cover-letter.patch &&
 	tr "\n" " " <out9/0001-*.patch | tr -s " " >patch9 &&
-	grep -q "under qemu, with this series on linux-source-6.1 (6.1.99) (make e2e), xfs went through 2 freeze/thaw cycles with writers running and no request to its disk while frozen, its files read back intact after each run\." patch9
+	grep -q "under qemu, with this series on linux-source-6.1 (6.1.99) (make e2e), xfs went through 2 freeze/thaw cycles with writers running and no request to its disk while frozen, its files read back intact after the runs\." patch9
 '
 
 test_expect_success SPATCH "a record of another autofreeze version is not quoted" '

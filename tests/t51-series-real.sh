@@ -92,6 +92,15 @@ for v in 7.3 6.12 6.1; do
 				! git -C s$v diff -w "$(cat base$v)" autofreeze/fs -- $f | grep "^+" | tr -d " \t" | grep -qxF "+$line" || return 1
 			done <moved.where
 		done &&
+		sed -n "s/^series.sh: checkpatch --strict: \(.*\): \([A-Z_]*\), on a line the patch only re-indents: not counted\$/\1 (\2)/p" err$v >reindented$v &&
+		while read -r n; do
+			grep -qF "$n" cover$v || { echo "cover letter does not name $n"; return 1; }
+		done <reindented$v &&
+		if [ -s reindented$v ]; then
+			grep -q "checkpatch.pl --strict reports nothing on any patch but fs/" cover$v
+		else
+			grep -q "checkpatch.pl --strict reports nothing on any patch\." cover$v
+		fi &&
 		for p in out$v/00*-*-replace-*.patch out$v/00*-*-freeze-the-*.patch; do
 			[ -e "$p" ] || continue
 			subject $p | grep -q "^[a-z0-9]*: " || { subject $p; return 1; }
