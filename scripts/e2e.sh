@@ -75,7 +75,7 @@ set -eu
 prog=e2e.sh
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 BUILD=${BUILD:-$TOP/build}
-. "$TOP/scripts/lib/ktree.sh"	# jobs_check
+. "$TOP/scripts/lib/ktree.sh"	# jobs_check, af_version
 
 say()
 {
@@ -589,7 +589,7 @@ verdict()
 	say "$@"
 	if [ ! -f "$work/verdicts.new" ]; then
 		printf 'autofreeze %s linux-source-%s %s\n' \
-			"$(git -C "$TOP" describe --always --dirty 2>/dev/null || echo unknown)" \
+			"$(af_version)" \
 			"$kver" "$(sed -n 's/^ok guest ran: //p' "$work"/*/*.check.txt 2>/dev/null | head -n 1)" \
 			>"$work/verdicts.new"
 	fi

@@ -238,7 +238,7 @@ REPORT=1 prog=$prog "$TOP/scripts/lib/convert.sh" "$KTREE" "$DIR" "$scratch/rep"
 plan=$scratch/conv/plan
 mechanism=$(plan_optin "$plan" 6)
 SPATCH=${SPATCH:-spatch}
-version=$(command git -C "$TOP" describe --always --dirty 2>/dev/null || echo unknown)
+version=$(af_version)
 spver=$("$SPATCH" --version 2>/dev/null | sed -n 's/^spatch version \([0-9.]*\).*/\1/p')
 kver=$(sed -n 's/^VERSION = //p; s/^PATCHLEVEL = //p' "$KTREE/Makefile" | paste -sd. -)
 

@@ -19,6 +19,14 @@ ktree_link_copy()
 	cp -al "$1" "$2" 2>/dev/null || { rm -rf "$2" && cp -a "$1" "$2"; }
 }
 
+# af_version: this autofreeze's version, as the series' changelogs name
+# it and make e2e's record is stamped with (the two must agree for the
+# series to quote the record): git describe of TOP, -dirty for changes
+af_version()
+{
+	command git -C "$TOP" describe --always --dirty 2>/dev/null || echo unknown
+}
+
 # driver_args "$@": a driver's KTREE DIR arguments, checked.
 driver_args()
 {
