@@ -76,7 +76,8 @@ jfsutils:/usr/sbin/mkfs.jfs
 nilfs-tools:/usr/sbin/mkfs.nilfs2
 reiserfsprogs:/usr/sbin/mkfs.reiserfs
 binutils:/usr/bin/readelf
-b4:/usr/bin/b4"
+b4:/usr/bin/b4
+python3-yaml:/usr/lib/python3/dist-packages/yaml/__init__.py"
 
 [ "${DEPS:-all}" = all ] || want=$tools
 missing=

@@ -21,9 +21,22 @@ job_lines()
 {
 	case $1 in
 	*gitlab*) sed -n 's/^    - //p' "$1" ;;
-	*) sed -n 's/^ *run: //p' "$1" ;;
+	*) awk '
+		# a block scalar (run: |): its lines, indented past "run:"
+		blk && match($0, /^ */) && RLENGTH >= ind && NF { sub(/^ */, ""); print; next }
+		{ blk = 0 }
+		/^ *run: \|$/ { blk = 1; ind = index($0, "run:"); next }
+		/^ *run: / { sub(/^ *run: /, ""); print }' "$1" ;;
 	esac
 }
+
+test_lazy_prereq PYYAML 'python3 -c "import yaml"'
+
+test_expect_success PYYAML "both CI files load as YAML" '
+	for f in "$TOP"/ci/github-workflow.yml "$TOP"/ci/gitlab-ci.yml; do
+		python3 -c "import sys, yaml; yaml.safe_load(open(sys.argv[1]))" "$f" || return 1
+	done
+'
 
 # job_var FILE NAME: the value the job sets for NAME (variables:, env:)
 job_var()
