@@ -4,8 +4,10 @@
 # apply.sh: convert DIR in KTREE in place, all or nothing.  The
 # conversion is made in a scratch directory first; then every file it
 # changes is checked writable and replaced through the journal
-# (lib/journal.sh): on any failure or interruption the tree is put back,
-# by this run or, after a SIGKILL or a power cut, by the next.  A tree
+# (lib/journal.sh): on any failure or interruption (a full disk among
+# them) the tree is put back, by this run or, after a SIGKILL or a power
+# cut, by the next apply or vfs on the tree, each file only while it is
+# byte for byte what the killed run wrote.  A tree
 # already converted is left alone (exit 0).  The changed files are
 # added to the tree's bookkeeping (outside the tree, lib/journal.sh),
 # with their old content, for make build-check.  A second apply or vfs
@@ -17,6 +19,8 @@ set -eu
 prog=apply.sh
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 . "$TOP/scripts/lib/ktree.sh"
+# apply writes the tree: it puts back a change a killed run left.
+recovers=1
 driver_args "$@"
 
 tree_lock

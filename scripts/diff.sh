@@ -5,7 +5,9 @@
 # the tree is not touched.  FORCE=1 converts units that are not
 # freeze-capable too, and units that keep a kthread freezer use, never
 # adding the opt-in flag, with a warning for each; J=N jobs.  A tree
-# whose suspend freeze does not define its flag is refused (make vfs).
+# whose suspend freeze does not define its flag is refused (make vfs),
+# and so is one a killed apply or vfs left half changed: exit 2, one
+# line naming the command that puts it back (lib/journal.sh).
 #
 # usage: diff.sh KTREE DIR
 

@@ -6,7 +6,8 @@
 # the helper's scan finds, marked converted, kept (with the reason) or
 # manual.  convert.sh runs the rules in report mode too (REPORT=1); the
 # helper's "report" gives each use its verdict from what they said.  The
-# tree is only read.
+# tree is only read: one a killed apply or vfs left half changed is
+# refused, exit 2, one line naming the command that puts it back.
 #
 # usage: report.sh KTREE DIR      (environment: FORCE=1, J=N, FORMAT=json)
 

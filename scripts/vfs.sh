@@ -48,6 +48,8 @@ fail()
 
 ktree=${1:-${KTREE:-}}
 [ -n "$ktree" ] || die "no kernel tree given (set KTREE)"
+# vfs writes the tree: it finishes or undoes a change a killed run left.
+recovers=1
 ktree_check "$ktree" .
 ktree=$KTREE
 

@@ -204,28 +204,38 @@ sys.exit(0 if want in files else \"no %r in %r\" % (want, files))"
 	'
 done
 
-test_expect_success SPATCH "row 44: SIGKILL between two replacements: the next run of any driver undoes it and says so" '
+test_expect_success SPATCH "row 44: SIGKILL between two replacements: the commands that only read refuse, naming make apply; the next apply undoes it and says so" '
 	fake_ktree gfs2-6.12 kl && cp -a kl kl.orig &&
 	AUTOFREEZE_FAIL_AFTER=1 AUTOFREEZE_FAIL_SIGNAL=KILL FORCE=1 \
 		test_exit_code 137 $S/apply.sh "$TRASH"/kl fs/gfs2 2>err &&
 	! diff -r kl.orig kl >/dev/null &&
-	test -d "$(ktree_state kl)/journal" &&
-	FORCE=1 $S/diff.sh "$TRASH"/kl fs/gfs2 >kl.diff 2>err &&
-	grep -q "^diff.sh: .*/kl: undid a change a killed autofreeze run left half done (1 files put back)" err &&
-	pristine kl &&
-	grep -q "^+++ b/fs/gfs2/" kl.diff &&
-	FORCE=1 $S/apply.sh "$TRASH"/kl fs/gfs2 2>/dev/null &&
-	st=$(ktree_state kl) &&
+	test -d "$(ktree_state kl)/journal" && cp -a kl kl.killed &&
+	for d in diff report check-tree; do
+		FORCE=1 test_exit_code 2 $S/$d.sh "$TRASH"/kl fs/gfs2 >out 2>err &&
+		test_cmp /dev/null out && test_line_count err 1 &&
+		grep -q "^$d.sh: .*/kl: a killed autofreeze run (apply.sh) left a change half done, .*: make apply KTREE=.*/kl DIR=fs/gfs2 does that first; nothing done\$" err &&
+		diff -r kl.killed kl || return 1
+	done &&
+	FORCE=1 $S/apply.sh "$TRASH"/kl fs/gfs2 2>err &&
+	grep -q "^apply.sh: .*/kl: undid a change a killed autofreeze run left half done (1 files put back)" err &&
+	grep -q "^apply.sh: fs/gfs2: converted" err &&
+	cp -a kl.orig kl.want && FORCE=1 $S/apply.sh "$TRASH"/kl.want fs/gfs2 2>/dev/null &&
+	diff -r kl.want kl &&
+	st=$(ktree_state kl) && test ! -e "$st/journal" &&
 	test "$(sort "$st/touched" | uniq -d)" = "" &&
-	test "$(wc -l <"$st/touched")" = "$(grep -c "^+++ " kl.diff)"
+	test "$(sort "$st/touched")" = "$(sort "$(ktree_state kl.want)/touched")"
 '
 
-test_expect_success SPATCH "a run killed while it wrote its journal: the next run drops it without a word" '
+test_expect_success SPATCH "a run killed while it wrote its journal: diff leaves it be, the next apply drops it without a word" '
 	two_file_ktree jn && cp -a jn jn.orig &&
 	st=$(ktree_state jn) && mkdir -p "$st/journal.new/save" &&
 	$S/diff.sh "$TRASH"/jn fs/xfs >jn.diff 2>err &&
 	test_cmp /dev/null err && test_cmp ref.diff jn.diff &&
-	test ! -e "$st/journal.new" && pristine jn
+	test -d "$st/journal.new" && rm -rf "$st/journal.new" && pristine jn &&
+	mkdir -p "$st/journal.new/save" &&
+	$S/apply.sh "$TRASH"/jn fs/xfs 2>err &&
+	! grep -v "^apply.sh: fs/xfs: converted 2 files" err &&
+	test ! -e "$st/journal.new" && test ! -e "$st/journal"
 '
 
 test_expect_success SPATCH "row 45: a signal during the bookkeeping: files and bookkeeping put back" '
@@ -473,12 +483,18 @@ test_expect_success SPATCH,UNSHARE "rows 35, 36: TMPDIR on a small file system: 
 	done
 '
 
-test_expect_success SPATCH "row 40: SIGKILL at four moments of an apply: after the next run, the tree as it was or converted whole" '
+test_expect_success SPATCH "row 40: SIGKILL at four moments of an apply: diff changes nothing after it, and the next apply leaves the tree converted whole" '
+	cp -a ref kk.want && (cd kk.want && patch -s -p1 <../ref.diff) &&
 	for t in 0.3 0.8 1.5 2.5; do
-		rm -rf kk kk.orig && two_file_ktree kk && cp -a kk kk.orig &&
+		rm -rf kk kk.orig kk.killed && two_file_ktree kk && cp -a kk kk.orig &&
 		timeout -s KILL $t $S/apply.sh "$TRASH"/kk fs/xfs 2>/dev/null
-		$S/diff.sh "$TRASH"/kk fs/xfs >/dev/null 2>&1 &&
-		old_or_converted kk || return 1
+		cp -a kk kk.killed &&
+		{ $S/diff.sh "$TRASH"/kk fs/xfs >/dev/null 2>err ||
+			grep -q "left a change half done" err; } &&
+		diff -r kk.killed kk &&
+		$S/apply.sh "$TRASH"/kk fs/xfs 2>/dev/null &&
+		diff -r kk.want kk &&
+		test -z "$(find kk -name "*.autofreeze-*")" || return 1
 	done
 '
 

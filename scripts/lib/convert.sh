@@ -36,6 +36,10 @@ TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/scripts/lib/plan.sh"
 
 [ $# -eq 3 ] || { echo "usage: $prog KTREE DIR OUT" >&2; exit 2; }
+# A step that breaks (a full disk in TMPDIR, say) ends the run in one
+# line of ours, exit 2: the drivers' exit 1 means findings or a refusal.
+# The conversion is made in OUT alone: the tree was only read.
+trap 'echo "$prog: ${DIR:-$2}: a step of the conversion failed (above); the tree was only read" >&2; exit 2' ERR
 jobs_check
 ktree_check "$1" "$2"
 out=$3
@@ -147,16 +151,21 @@ unrename()
 # the rule's text, the options, the arguments and the content of every
 # file.  A second run on an unchanged tree starts no spatch.
 # $AUTOFREEZE_CACHE (default ~/.cache/autofreeze), "none" for no cache.
+# The cache is an optimisation: one that cannot be written (read-only,
+# full) is no cache, and an entry that is not whole and as it was
+# written (its sums, each member the runner's index names) is dropped,
+# with a line on stderr, and the run goes on uncached.
 cache=${AUTOFREEZE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/autofreeze}
 [ "$cache" = none ] || cache=$cache/spatch
 cache_key=
+cache_damaged=
 
 # cache_get LOG IN MODE RULE OPTS... -- ARGS... ::: FILES...: fill LOG
 # (and in patch modes the files in IN) from the cache, or return 1 with
 # the key in $cache_key for cache_put.
 cache_get()
 {
-	local log=$1 in=$2 mode=$3 rule=$4 a files=() seen=
+	local log=$1 in=$2 mode=$3 rule=$4 a files=() seen= e
 	shift 4
 	cache_key=
 	[ "$cache" != none ] || return 1
@@ -164,17 +173,84 @@ cache_get()
 		[ -z "$seen" ] || files+=("$a")
 		[ "$a" != ::: ] || seen=1
 	done
-	cache_key=$({ printf '%s\0' "$SPATCH_ID" "$mode" "$rule" "$@"
+	# "sums": entries of this layout only
+	cache_key=$({ printf '%s\0' sums "$SPATCH_ID" "$mode" "$rule" "$@"
 		sha256sum <"$TOP/cocci/$rule.cocci"
 		(cd "$in" && sha256sum -- "${files[@]}"); } | sha256sum)
 	cache_key=${cache_key%% *}
-	[ -f "$cache/$cache_key/log.tar" ] || return 1
-	mkdir -p "$log" &&
-	tar -C "$log" -xf "$cache/$cache_key/log.tar" &&
-	if [ -f "$cache/$cache_key/files.tar" ]; then
-		tar -C "$in" -xf "$cache/$cache_key/files.tar"
-	fi || return 1
-	touch "$cache/$cache_key"
+	e=$cache/$cache_key
+	[ -e "$e" ] || [ -L "$e" ] || return 1
+	cache_damaged=
+	if ! cache_unpack "$e" "$log" "$in" "$mode"; then
+		[ -n "$cache_damaged" ] || return 1
+		rm -rf "$e" 2>/dev/null
+		if [ -e "$e" ] || [ -L "$e" ]; then
+			echo "$prog: warning: $e: a damaged entry of the spatch cache, which cannot be removed: running spatch" >&2
+		else
+			echo "$prog: warning: $e: a damaged entry of the spatch cache ($cache_damaged): dropped it, running spatch" >&2
+		fi
+		return 1
+	fi
+	touch "$e" 2>/dev/null || true
+}
+
+# cache_sums ENTRY MODE: the sums an entry of MODE carries, of its
+# archives.
+cache_sums()
+{
+	case $2 in
+	patch | both) (cd "$1" && sha256sum -- log.tar files.tar) ;;
+	*) (cd "$1" && sha256sum -- log.tar) ;;
+	esac
+}
+
+# cache_unpack ENTRY LOG IN MODE: ENTRY's log into LOG and its files
+# over IN's, only when it is whole: unpacked aside in OUT, checked, then
+# renamed into place.  A damaged entry sets cache_damaged (why).
+cache_unpack()
+{
+	local e=$1 log=$2 in=$3 mode=$4 tmp n f rest ok=1
+	local names=() run=()
+	# another user's entry (mktemp -d made it 0700) is no entry here
+	if [ -d "$e" ] && [ ! -L "$e" ] &&
+	   { [ ! -r "$e" ] || [ ! -x "$e" ] || { [ -e "$e/sums" ] && [ ! -r "$e/sums" ]; }; }; then
+		return 1
+	fi
+	if [ -L "$e" ] || [ ! -d "$e" ] || [ ! -f "$e/sums" ] ||
+	   ! cache_sums "$e" "$mode" 2>/dev/null | cmp -s - "$e/sums"; then
+		cache_damaged="its sums do not match"
+		return 1
+	fi
+	tmp=$(mktemp -d "$out/cache.XXXXXX") || return 1
+	mkdir "$tmp/log" "$tmp/files" &&
+	tar -C "$tmp/log" -xf "$e/log.tar" 2>/dev/null &&
+	case $mode in
+	patch | both) tar -C "$tmp/files" -xf "$e/files.tar" 2>/dev/null ;;
+	esac || { rm -rf "$tmp"; return 1; }	# the sums hold: TMPDIR
+	if [ -f "$tmp/log/index" ]; then
+		while IFS=$'\t' read -r n _ rest; do
+			[ -f "$tmp/log/$n.out" ] && [ -f "$tmp/log/$n.err" ] || ok=
+			case $mode in
+			patch | both) IFS=$'\t' read -r -a run <<<"$rest"
+				names+=("${run[@]}") ;;
+			esac
+		done <"$tmp/log/index"
+	else
+		ok=
+	fi
+	for f in "${names[@]}"; do
+		[ -f "$tmp/files/$f" ] || ok=
+	done
+	if [ -z "$ok" ]; then
+		rm -rf "$tmp"
+		cache_damaged="a member is missing"
+		return 1
+	fi
+	rm -rf "$log" && mv -T "$tmp/log" "$log" || { rm -rf "$tmp"; return 1; }
+	for f in "${names[@]}"; do
+		mv -f "$tmp/files/$f" "$in/$f"
+	done
+	rm -rf "$tmp"
 }
 
 # cache_put LOG IN MODE: keep a successful run under $cache_key; a
@@ -192,6 +268,7 @@ cache_put()
 			mapfile -t files < <(cut -f3- "$log/index" | tr '\t' '\n')
 			tar -C "$in" -cf "$tmp/files.tar" -- "${files[@]}" 2>/dev/null
 		fi &&
+		cache_sums "$tmp" "$mode" >"$tmp/sums" 2>/dev/null &&
 		mv -T "$tmp" "$cache/$cache_key" 2>/dev/null; then
 		find "$cache" -mindepth 1 -maxdepth 1 -mtime +30 -exec rm -rf {} + 2>/dev/null || true
 	else

@@ -5,9 +5,19 @@
 # for every driver: "autofreeze ktree"), and sets KTREE (absolute) and
 # DIR (relative, normalised), and KSTATE, where the tree's bookkeeping
 # lives (journal.sh); on bad input it prints one line naming $prog and
-# exits 2.
+# exits 2.  A change a killed run left half done (journal.sh) is put
+# back there by the drivers that set recovers=1 (they write the tree);
+# every other driver refuses with one line while it is left.
 
 AF=$TOP/scripts/autofreeze
+# Git finds the tree's repository from the tree, never from the caller's
+# environment: a GIT_DIR or GIT_WORK_TREE (set by a hook, say) would point
+# every git command here at another repository.
+# shellcheck disable=SC2046 # one variable name per word
+unset $(git rev-parse --local-env-vars 2>/dev/null)
+# Only a driver that writes the tree sets recovers (after sourcing this),
+# never the environment.
+unset recovers
 . "$TOP/scripts/lib/journal.sh"
 
 # ktree_link_copy SRC DEST: a cheap copy of kernel tree SRC, hard links
@@ -48,7 +58,15 @@ ktree_check()
 	DIR=${out#*$'\t'}
 	KSTATE=$(ktree_state "$KTREE")
 	state_drop_stale
-	journal_recover
+	# A change a killed run left half done: the drivers that write the
+	# tree (recovers=1: apply, vfs) put it back; the others only read,
+	# and refuse, naming the command that does.
+	if [ -n "${recovers:-}" ]; then
+		journal_recover
+		state_drop_stale
+	else
+		journal_pending
+	fi
 }
 
 # jobs_check: J, the number of parallel jobs (default: the number of
