@@ -14,7 +14,11 @@
 # the helper finds it ("autofreeze optin": each is applied in memory), so
 # a tree is known by its code, not by its version number.  A tree with
 # only some of the prerequisites gets the patches of those it lacks
-# ("autofreeze prereqs").  In the top of a git work tree each patch
+# ("autofreeze prereqs"), and a tree with only the first patches of
+# one of our core series (FS_AUTOFREEZE defined, but no PM hook that
+# calls its freeze) the patches it lacks ("autofreeze series": partial).
+# A tree whose PM core does not call its freeze, and that no series
+# completes, is refused.  In the top of a git work tree each patch
 # becomes a commit as `git am` makes it, switched in at once, refused
 # while a git operation of the user's is in progress or the series'
 # files have changes (lib/vfs-apply.sh); elsewhere it is applied as
@@ -67,21 +71,30 @@ if [ "${state:-}" = tree ] && [ "$flag" != FS_AUTOFREEZE ]; then
 	echo "$prog: $ktree needs no VFS series: its own suspend freeze, $func() ($where), freezes the types that carry $flag, which make apply adds, and has what a conversion needs from it (autofreeze prereqs)"
 	exit 0
 fi
-if [ "${state:-}" = partial ]; then
+{ IFS=$'\t' read -r fit name split; mapfile -t patches; } < <("$AF" series "$ktree") || true
+if [ "${state:-}" = partial ] && [ "${fit:-}" = partial ] &&
+	[ "$flag" = FS_AUTOFREEZE ]; then
+	# Our core series half in (git am stopped, say): the patches
+	# missing, those the helper found apply on top of the others.
+	fit=applies
+	missing=${split##*in, }
+	name="$name (only what the tree lacked: ${missing% missing})"
+elif [ "${state:-}" = partial ]; then
 	# Only the prerequisites the tree lacks, each its own patch.
 	fit=applies
 	name="${where%/} (only what the tree lacked)"
 	mapfile -t patches < <("$AF" prereqs "$ktree" |
-		awk -F'\t' -v top="$TOP/patches/" '$1 == "lacks" { print top $3 }')
-else
-	{ IFS=$'\t' read -r fit name; mapfile -t patches; } < <("$AF" series "$ktree") || true
+		awk -F'\t' -v top="$TOP/patches/" '$1 == "lacks" && $3 != "-" { print top $3 }')
+elif [ "${fit:-}" = partial ]; then
+	# Half in, yet the helper does not see our freeze in it.
+	die "$ktree: $split, and the tree's suspend freeze is not as the series leaves it: ${why:-autofreeze optin failed}"
 fi
 if [ "${fit:-}" = applied ]; then
 	echo "$prog: $ktree already has the VFS series $name, nothing to do"
 	exit 0
 fi
 [ "${state:-}" != tree ] ||
-	fail "$ktree has a suspend freeze of FS_AUTOFREEZE types already, but not as a series of autofreeze's does; not applying"
+	fail "$ktree has a suspend freeze of FS_AUTOFREEZE types already, the PM core's calls of it included, but not as a series of autofreeze's does; not applying"
 [ "${state:-}" != none ] || die "$ktree: no VFS series for this tree: $why"
 [ "${fit:-}" = applies ] && [ ${#patches[@]} -gt 0 ] ||
 	die "$ktree: no VFS series for this tree: ${name:-autofreeze series failed}"

@@ -169,7 +169,7 @@ test_expect_success SPATCH "a mainline tree with only part of the prerequisites:
 	tar -C part -cf - . | md5sum >before &&
 	test_exit_code 2 $S/diff.sh "$TRASH"/part fs/xfs >out 2>err &&
 	test_cmp /dev/null out && one_line err &&
-	grep -q "^diff.sh: .*part has only part of what a conversion needs from its suspend freeze: it has snapshot-freeze, and lacks thaw-only-frozen (.*); failed-freeze-fails (.*) (nothing changed; the missing patches are in patches/linux-mainline/)\$" err &&
+	grep -q "^diff.sh: .*part has only part of what a conversion needs from its suspend freeze: it has snapshot-freeze, and lacks thaw-only-frozen (.*); failed-freeze-fails (.*) (nothing changed; make vfs KTREE=.*part applies the missing patches, from patches/linux-mainline/)\$" err &&
 	test_exit_code 2 $S/apply.sh "$TRASH"/part fs/xfs >out 2>err &&
 	one_line err &&
 	tar -C part -cf - . | md5sum >after && test_cmp before after &&

@@ -33,6 +33,13 @@ static const char *const suspend_fns[] = {
 	"filesystems_freeze_callback",	/* upstream: FS_POWER_FREEZE */
 	"fs_suspend_freeze_sb",		/* our core series: FS_AUTOFREEZE */
 };
+/*
+ * The flag each was written to test: what the tree's types carry when
+ * the function no longer tests it (the test dropped), for check-tree.
+ */
+static const char *const suspend_flags[] = {
+	"FS_POWER_FREEZE", "FS_AUTOFREEZE",
+};
 /* The lines a patch adds, without their "+", appended to OUT. */
 static void added_lines(const char *buf, size_t len, charvec *out)
 {
@@ -65,6 +72,8 @@ struct cond {
 	const char *flag;
 	bool flag_set, bad;
 	int depth;
+	size_t test;		/* the first "if" whose condition names
+				 * the flag, or n */
 };
 
 static bool cond_at(struct cond *c, unsigned int punct)
@@ -224,6 +233,8 @@ static bool body_returns(struct cond *c, size_t b, size_t e, bool value)
 			continue;
 		if (!names_flag(c, k + 2, close, 0))
 			continue;
+		if (c->test == c->n)
+			c->test = k;
 		ret |= cond_value(c, k + 2, close);
 	}
 	return ret;
@@ -259,22 +270,70 @@ static char *find_flag(const char *buf, const struct token *t, size_t n,
 }
 
 /*
- * The body T[B..E) of a suspend freeze: its flag, whether it calls
- * ->freeze_super, and whether the flag decides: no early return whose
- * condition names it (or calls a predicate that does) returns for a type
- * that carries it, and one returns for a type that does not.
+ * The first statement of the body T[B..E) that returns or jumps whatever
+ * the type, before the first call of ->freeze_super() or freeze_super()
+ * (FREEZE, E when there is none): such a freeze freezes nothing.  Its
+ * index, or E.  A return or goto at the body's own level is unconditional
+ * unless an if, a loop or an else governs it (the token before it closes
+ * their parentheses or is "else").
+ */
+static size_t returns_first(const char *buf, const struct token *t,
+			    size_t b, size_t e, size_t freeze)
+{
+	size_t k, ret;
+	int depth = 0;
+
+	for (k = b; k < freeze && k < e; k++) {
+		if (tok_punct(&t[k], P1('{')))
+			depth++;
+		else if (tok_punct(&t[k], P1('}')))
+			depth--;
+		else if (!depth && (tok_is(buf, &t[k], "return") ||
+				    tok_is(buf, &t[k], "goto")) &&
+			 (k == b || (!tok_punct(&t[k - 1], P1(')')) &&
+				     !tok_is(buf, &t[k - 1], "else"))))
+			break;
+	}
+	if (k >= freeze || k >= e)
+		return e;
+	/* "return freeze_super(sb);" returns what it freezes */
+	for (ret = k; k < freeze; k++)
+		if (tok_punct(&t[k], P1(';')))
+			return ret;
+	return e;
+}
+
+/* Where the body's reading found it short: T[K]'s place. */
+static void mark(struct freeze_path *fp, const struct token *t, size_t k)
+{
+	fp->line = t[k].line;
+	fp->col = t[k].col;
+}
+
+/*
+ * The body T[B..E) of a suspend freeze (its name at T[NAME]): its flag,
+ * whether it calls ->freeze_super, and whether the flag decides: no
+ * early return whose condition names it (or calls a predicate that
+ * does) returns for a type that carries it, and one returns for a type
+ * that does not; and that it freezes at all: it calls a freeze, and no
+ * return or goto comes before it whatever the type.
  */
 static void read_body(struct freeze_path *fp, const char *buf,
-		      const struct token *t, size_t n, size_t b, size_t e)
+		      const struct token *t, size_t n, size_t name, size_t b,
+		      size_t e)
 {
-	struct cond c = { buf, t, n, 0, 0, NULL, false, false, 0 };
+	struct cond c = { buf, t, n, 0, 0, NULL, false, false, 0, n };
 	bool skips_flagged = false, skips_others = false;
-	size_t k;
+	size_t k, freeze = e, ret;
 
-	for (k = b; k + 2 < e; k++) {
-		if (tok_punct(&t[k], P2('-', '>')) &&
-		    tok_is(buf, &t[k + 1], "freeze_super") &&
-		    tok_punct(&t[k + 2], P1('(')))
+	mark(fp, t, name);
+	for (k = b; k + 1 < e; k++) {
+		if (!tok_is(buf, &t[k], "freeze_super") ||
+		    !tok_punct(&t[k + 1], P1('(')))
+			continue;
+		if (freeze == e)
+			freeze = k;
+		if (k > b && tok_punct(&t[k - 1], P2('-', '>')))
 			fp->super_op = true;
 	}
 	fp->flag = find_flag(buf, t, n, b, e, 0);
@@ -288,30 +347,60 @@ static void read_body(struct freeze_path *fp, const char *buf,
 	skips_flagged = body_returns(&c, b, e, false);
 	c.flag_set = false;
 	skips_others = body_returns(&c, b, e, false);
-	if (!c.bad && !skips_flagged && skips_others)
+	if (c.test < n)
+		mark(fp, t, c.test);
+	ret = returns_first(buf, t, b, e, freeze);
+	if (!c.bad && !skips_flagged && skips_others && freeze < e &&
+	    ret == e)
 		return;
-	fp->why = xasprintf("%s() tests %s, but %s", fp->func, fp->flag,
-			    c.bad ? "in a condition autofreeze cannot read" :
-			    skips_flagged ? "skips the types that carry it" :
-			    "freezes every type, whether it carries it or not");
-	free(fp->flag);
-	fp->flag = NULL;
+	if (!c.bad && !skips_flagged && skips_others && freeze == e)
+		fp->why = xasprintf("%s() tests %s, but calls no "
+				    "freeze_super(): it freezes nothing",
+				    fp->func, fp->flag);
+	else if (!c.bad && !skips_flagged && skips_others) {
+		mark(fp, t, ret);
+		fp->why = xasprintf("%s() tests %s, but returns before its "
+				    "freeze_super(), whatever the type: it "
+				    "freezes nothing", fp->func, fp->flag);
+	} else
+		fp->why = xasprintf("%s() tests %s, but %s", fp->func,
+				    fp->flag, c.bad ?
+				    "in a condition autofreeze cannot read" :
+				    skips_flagged ?
+				    "skips the types that carry it" :
+				    "freezes every type, whether it carries "
+				    "it or not");
+}
+
+/*
+ * freeze_path_parse(), but FP->flag kept where the freeze tests it
+ * without deciding (FP->why says how): the flag the tree's types carry.
+ */
+static bool parse_text(struct freeze_path *fp, const char *buf, size_t len)
+{
+	struct token *t = NULL;
+	size_t cap = 0, n = lex_all(buf, len, &t, &cap), b, e, f, at;
+	bool found = false;
+
+	for (f = 0; f < ARRAY_SIZE(suspend_fns) && !found; f++) {
+		found = cdef_find(buf, t, n, suspend_fns[f], 0, &at, &b, &e);
+		if (found) {
+			fp->func = suspend_fns[f];
+			read_body(fp, buf, t, n, at, b, e);
+		}
+	}
+	free(t);
+	return found;
 }
 
 bool freeze_path_parse(struct freeze_path *fp, const char *buf, size_t len)
 {
-	struct token *t = NULL;
-	size_t cap = 0, n = lex_all(buf, len, &t, &cap), b, e, f;
-	bool found = false;
+	bool found = parse_text(fp, buf, len);
 
-	for (f = 0; f < ARRAY_SIZE(suspend_fns) && !found; f++) {
-		found = find_definition(buf, t, n, suspend_fns[f], &b, &e);
-		if (found) {
-			fp->func = suspend_fns[f];
-			read_body(fp, buf, t, n, b, e);
-		}
+	if (fp->why) {
+		free(fp->flag);
+		fp->flag = NULL;
 	}
-	free(t);
 	return found;
 }
 
@@ -358,7 +447,8 @@ static void read_series(const strvec *patches, charvec *text)
 /*
  * The tree's own suspend freeze, in fs/super.c: FREEZE_TREE when its
  * flag decides and include/linux/fs.h defines it, else FREEZE_NONE with
- * the reason.  False when fs/super.c defines no known suspend freeze.
+ * the reason (and, where the code falls short, AT).  False when
+ * fs/super.c defines no known suspend freeze.
  */
 static bool read_tree(struct freeze_path *fp, const char *ktree)
 {
@@ -368,16 +458,24 @@ static bool read_tree(struct freeze_path *fp, const char *ktree)
 	bool found = false;
 
 	if (!read_file(path, &buf, &len, &cap, NULL, NULL))
-		found = freeze_path_parse(fp, buf, len);
+		found = parse_text(fp, buf, len);
 	if (found) {
 		fp->where = xstrdup("fs/super.c");
-		if (fp->flag && !file_defines(fs_h, fp->flag)) {
+		if (fp->why) {
+			fp->at = xasprintf("fs/super.c:%u:%u", fp->line,
+					   fp->col);
+			if (!fp->flag &&
+			    file_defines(fs_h, suspend_flags[fp->func ==
+							     suspend_fns[1]]))
+				fp->flag = xstrdup(suspend_flags[fp->func ==
+								 suspend_fns[1]]);
+		} else if (!file_defines(fs_h, fp->flag)) {
 			fp->why = xasprintf("%s() tests %s, which include/linux/fs.h does not define",
 					    fp->func, fp->flag);
 			free(fp->flag);
 			fp->flag = NULL;
 		}
-		fp->state = fp->flag ? FREEZE_TREE : FREEZE_NONE;
+		fp->state = fp->why ? FREEZE_NONE : FREEZE_TREE;
 	}
 	free(fs_h);
 	free(buf);
@@ -388,27 +486,36 @@ static bool read_tree(struct freeze_path *fp, const char *ktree)
 /*
  * The core series shipped in patches/ that applies to the tree, found by
  * its code: each series is applied in memory (patchfit.h), and the first
- * that applies whole is the one.  FREEZE_SERIES with its suspend freeze
- * read from the lines it adds; false, with *TRIED saying why each did
- * not apply, when none does.
+ * that applies whole is the one; or, with PARTLY, the first whose first
+ * patches are in and whose others apply (FREEZE_PARTIAL, *TRIED
+ * untouched).  FREEZE_SERIES with its suspend freeze read from the lines
+ * it adds; false, with *TRIED saying why each did not apply, when none
+ * does.
  */
 static bool read_shipped(struct freeze_path *fp, const char *ktree,
-			 charvec *tried)
+			 bool partly, charvec *tried)
 {
 	seriesvec all = { 0 };
 	const struct series *sr;
 	charvec text = { 0 };
 	bool found = false;
+	long k = 0;
 
 	series_list(&all);
-	sr = series_fitting(&all, ktree, false, tried);
+	sr = partly ? series_partly_in(&all, ktree, &k) :
+		series_fitting(&all, ktree, false, tried);
 	if (sr) {
 		read_series(&sr->patches, &text);
-		found = text.n && freeze_path_parse(fp, text.v, text.n);
+		found = text.n && parse_text(fp, text.v, text.n);
 	}
 	if (found) {
 		fp->where = xasprintf("%s/", sr->name);
-		fp->state = fp->flag ? FREEZE_SERIES : FREEZE_NONE;
+		fp->state = fp->why ? FREEZE_NONE :
+			partly ? FREEZE_PARTIAL : FREEZE_SERIES;
+		if (!fp->why && partly) {
+			fp->series = xstrdup(fp->where);
+			fp->why = series_split_text(sr, k);
+		}
 	}
 	vec_free(&text);
 	series_list_free(&all);
@@ -416,10 +523,34 @@ static bool read_shipped(struct freeze_path *fp, const char *ktree,
 }
 
 /*
- * The tree's own freeze FP (FREEZE_TREE) without some of its
- * prerequisites: FREEZE_PARTIAL when it has others, else FREEZE_SERIES
- * where a series of patches/ applies to the tree (it adds them), else
- * FREEZE_NONE.
+ * The tree's own freeze FP (FREEZE_TREE) of a core series of ours
+ * (FS_AUTOFREEZE): FREEZE_PARTIAL when only the first patches of a
+ * series of patches/ are in (the PM hook that calls the freeze, say),
+ * naming those in and those missing.  A tree whose code is no series of
+ * ours, in part or whole (a backport), is left to its prerequisites.
+ */
+static void read_series_split(struct freeze_path *fp, const char *ktree)
+{
+	seriesvec all = { 0 };
+	const struct series *sr;
+	long k;
+
+	series_list(&all);
+	sr = series_partly_in(&all, ktree, &k);
+	if (sr) {
+		fp->state = FREEZE_PARTIAL;
+		fp->series = xasprintf("%s/", sr->name);
+		fp->why = series_split_text(sr, k);
+	}
+	series_list_free(&all);
+}
+
+/*
+ * The tree's own freeze FP (FREEZE_TREE or FREEZE_PARTIAL) without some
+ * of its prerequisites: FREEZE_NONE when the PM core does not call it (a
+ * prerequisite no patch adds), FREEZE_PARTIAL when it has others, else
+ * FREEZE_SERIES where a series of patches/ applies to the tree (it adds
+ * them), else FREEZE_NONE.
  */
 static void read_prereqs(struct freeze_path *fp, const char *ktree)
 {
@@ -427,9 +558,26 @@ static void read_prereqs(struct freeze_path *fp, const char *ktree)
 	seriesvec all = { 0 };
 	const struct series *sr;
 	charvec tried = { 0 };
+	char *why;
 
 	prereqs_check(ktree, fp->func, &st);
-	if (!st.missing) {
+	if (st.broken) {
+		fp->at = st.at;
+		st.at = NULL;
+		if (fp->state == FREEZE_PARTIAL) {
+			/* the series names what is missing; this, its effect */
+			why = xasprintf("%s; so %s", fp->why, st.broken);
+		} else {
+			fp->state = FREEZE_NONE;
+			why = xasprintf("the PM core never gets to %s(): %s",
+					fp->func, st.broken);
+		}
+		free(fp->why);
+		fp->why = why;
+		prereq_state_free(&st);
+		return;
+	}
+	if (!st.missing || fp->state == FREEZE_PARTIAL) {
 		prereq_state_free(&st);
 		return;
 	}
@@ -455,8 +603,6 @@ static void read_prereqs(struct freeze_path *fp, const char *ktree)
 		fp->why = xasprintf("%s() lacks %s, and no series autofreeze "
 				    "ships applies to the tree (%s)", fp->func,
 				    fp->lacks, tried.v);
-		free(fp->flag);
-		fp->flag = NULL;
 	}
 	vec_free(&tried);
 	series_list_free(&all);
@@ -469,9 +615,18 @@ void freeze_path_read(struct freeze_path *fp, const char *ktree)
 
 	memset(fp, 0, sizeof(*fp));
 	if (read_tree(fp, ktree)) {
-		if (fp->state == FREEZE_TREE)
+		/*
+		 * Ours in fs/super.c is not yet all of our series: the PM
+		 * hook that calls it is a patch of its own.
+		 */
+		if (fp->state == FREEZE_TREE &&
+		    !strcmp(fp->func, suspend_fns[1]))
+			read_series_split(fp, ktree);
+		if (fp->state != FREEZE_NONE)
 			read_prereqs(fp, ktree);
-	} else if (!read_shipped(fp, ktree, &tried)) {
+	} else if (read_shipped(fp, ktree, true, NULL)) {
+		/* ours half in, its freeze not yet in fs/super.c */
+	} else if (!read_shipped(fp, ktree, false, &tried)) {
 		fp->state = FREEZE_NONE;
 		vec_push(&tried, '\0');
 		fp->why = xasprintf("fs/super.c has no suspend freeze (%s() or "
@@ -490,5 +645,6 @@ void freeze_path_free(struct freeze_path *fp)
 	free(fp->why);
 	free(fp->lacks);
 	free(fp->series);
+	free(fp->at);
 	memset(fp, 0, sizeof(*fp));
 }

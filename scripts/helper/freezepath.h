@@ -37,6 +37,11 @@ struct freeze_path {
 	char *lacks;		/* the prerequisites the tree's own freeze
 				 * lacks (prereq.h), "NAME (WHY); ...", or
 				 * NULL */
+	char *at;		/* where the tree's freeze falls short in
+				 * its code, FILE:LINE:COL (the flag test
+				 * that skips flagged types, the PM function
+				 * that does not call it), or NULL */
+	unsigned int line, col;	/* that place in the text parsed */
 	bool super_op;		/* it calls a type's ->freeze_super */
 };
 
@@ -46,7 +51,12 @@ struct freeze_path {
  * freeze of the tree's own is FREEZE_TREE only with every prerequisite
  * that policy/prerequisites.tsv lists for it; without any, FREEZE_SERIES
  * (the series that adds them applies) or FREEZE_NONE; with some,
- * FREEZE_PARTIAL.
+ * FREEZE_PARTIAL.  A core series whose first patches are in and whose
+ * others are not (the PM hook missing) is FREEZE_PARTIAL too, and a tree
+ * whose PM core does not call its freeze (a prerequisite with PATCH "-")
+ * FREEZE_NONE.  FLAG stays the one the freeze tests when it is there
+ * but does not decide (FREEZE_NONE): the types that carry it are
+ * flagged, and check-tree says they are not frozen.
  */
 void freeze_path_read(struct freeze_path *fp, const char *ktree);
 void freeze_path_free(struct freeze_path *fp);

@@ -202,23 +202,32 @@
  *	then all that as a sentence; STATE is tree, series (the series of
  *	patches/ that applies to the tree's code, not applied yet: make
  *	vfs; it adds the tree's suspend freeze, or what the tree's own
- *	lacks), partial (the tree's own freeze, with only some of the
+ *	lacks), partial (the first patches of a core series in and the
+ *	others not, or the tree's own freeze with only some of the
  *	prerequisites of policy/prerequisites.tsv) or none (FLAG, FUNC and
- *	WHERE "-", TEXT why).
+ *	WHERE "-", TEXT why: the freeze skips the flagged types, or the PM
+ *	core never calls it).  In the plan, a seventh column AT follows
+ *	when the tree's freeze falls short in its code: FILE:LINE:COL of
+ *	that place (check-tree's finding).
  *
  * autofreeze prereqs KTREE
  *	The prerequisites of KTREE's own suspend freeze, one a line:
  *	"has<TAB>NAME<TAB>PATCH", or "lacks<TAB>NAME<TAB>PATCH<TAB>WHY:
  *	the anchor that is not there"; PATCH is the patch of patches/ that
- *	adds it.
+ *	adds it, or "-" for code no patch of ours adds (the PM core's calls
+ *	of the freeze, listed only when missing): a tree without it is
+ *	refused.
  *
  * autofreeze series KTREE
  *	The core series of patches/ and KTREE: "applied<TAB>SERIES" when
  *	one comes out of the tree whole in reverse (it is in), else
- *	"applies<TAB>SERIES" when one applies whole, else "none<TAB>WHY"
- *	(for each series, the first hunk that does not apply).  SERIES is
- *	"patches/linux-6.1"; after it, its patches (full paths, the cover
- *	letter left out), one a line.  make vfs asks it.
+ *	"partial<TAB>SERIES<TAB>WHY" when its first patches come out and
+ *	the others apply ("patches/linux-6.12/ is only partly in: 0001 in,
+ *	0002 missing"), else "applies<TAB>SERIES" when one applies whole,
+ *	else "none<TAB>WHY" (for each series, the first hunk that does not
+ *	apply).  SERIES is "patches/linux-6.1"; after it, its patches (full
+ *	paths, the cover letter left out; for partial the missing ones),
+ *	one a line.  make vfs asks it.
  *
  * autofreeze report [-f text|json] PLAN FLAGS UNPARSED RULES SCAN
  *	The report: every use of SCAN (scan of KTREE's DIR) converted,

@@ -317,9 +317,11 @@ static void print_plan_unit(const struct unit_survey *sv,
  * "optin STATE FLAG FUNC WHERE TEXT": the flag the conversion adds and
  * what freezes the types that carry it (STATE tree; series or partial:
  * make vfs first, WHERE then the series it applies), or "optin none -
- * WHY".
+ * WHY".  With AT (the plan), a seventh column where the tree's freeze
+ * falls short in its code, FILE:LINE:COL, when it does: check-tree's
+ * finding.
  */
-void print_optin(const struct freeze_path *fp)
+static void optin_line(const struct freeze_path *fp, bool at)
 {
 	static const char *const states[] = {
 		[FREEZE_NONE] = "none", [FREEZE_TREE] = "tree",
@@ -327,22 +329,31 @@ void print_optin(const struct freeze_path *fp)
 	};
 
 	if (fp->state == FREEZE_NONE) {
-		printf("optin\tnone\t-\t-\t-\t%s\n", fp->why);
-		return;
+		printf("optin\tnone\t-\t-\t-\t%s", fp->why);
+		goto end;
 	}
 	printf("optin\t%s\t%s\t%s\t%s\tfrozen on suspend and hibernation by %s()",
 	       states[fp->state], fp->flag, fp->func,
 	       fp->series ? fp->series : fp->where, fp->func);
 	if (fp->state == FREEZE_SERIES && fp->lacks)
 		printf(" (%s) once make vfs applies %s, which adds what it "
-		       "lacks: %s\n", fp->where, fp->series, fp->lacks);
+		       "lacks: %s", fp->where, fp->series, fp->lacks);
 	else if (fp->state == FREEZE_SERIES)
-		printf(" once make vfs applies %s\n", fp->where);
+		printf(" once make vfs applies %s", fp->where);
 	else if (fp->state == FREEZE_PARTIAL)
 		printf(" (%s) once the tree has all that a conversion needs "
-		       "from it: %s\n", fp->where, fp->why);
+		       "from it: %s", fp->where, fp->why);
 	else
-		printf(" (%s)\n", fp->where);
+		printf(" (%s)", fp->where);
+end:
+	if (at && fp->at)
+		printf("\t%s", fp->at);
+	putchar('\n');
+}
+
+void print_optin(const struct freeze_path *fp)
+{
+	optin_line(fp, false);
 }
 
 void print_plan(const struct unit_survey *sv)
@@ -351,7 +362,7 @@ void print_plan(const struct unit_survey *sv)
 
 	if (sv->force)
 		puts("option\tforce");
-	print_optin(&sv->freeze);
+	optin_line(&sv->freeze, true);
 	for (i = 0; i < sv->list.n; i++)
 		print_plan_unit(sv, sv->list.v[i]);
 }

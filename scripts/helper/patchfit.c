@@ -294,11 +294,77 @@ const struct series *series_fitting(const seriesvec *all, const char *ktree,
 	return NULL;
 }
 
+long series_split(const struct series *sr, const char *ktree)
+{
+	size_t n = sr->patches.n, k;
+
+	/* k = n: in whole; k = 0: applies whole; first the most in. */
+	for (k = n + 1; n && k-- > 0;) {
+		char *why = patch_series_fits(ktree, sr->patches.v, k, true);
+
+		if (!why)
+			why = patch_series_fits(ktree, sr->patches.v + k, n - k,
+						false);
+		if (!why)
+			return (long)k;
+		free(why);
+	}
+	return -1;
+}
+
+/* "0001", "0001-0003": the numbers of PATCHES[B..E), for messages. */
+static void patch_numbers(const strvec *patches, size_t b, size_t e,
+			  charvec *out)
+{
+	const char *first = strrchr(patches->v[b], '/') + 1;
+	const char *last = strrchr(patches->v[e - 1], '/') + 1;
+	char *s = e - b > 1 ? xasprintf("%.4s-%.4s", first, last) :
+		xasprintf("%.4s", first);
+	size_t i;
+
+	for (i = 0; s[i]; i++)
+		vec_push(out, s[i]);
+	free(s);
+}
+
+char *series_split_text(const struct series *sr, long k)
+{
+	charvec v = { 0 };
+	const char *s;
+
+	for (s = sr->name; *s; s++)
+		vec_push(&v, *s);
+	for (s = "/ is only partly in: "; *s; s++)
+		vec_push(&v, *s);
+	patch_numbers(&sr->patches, 0, (size_t)k, &v);
+	for (s = " in, "; *s; s++)
+		vec_push(&v, *s);
+	patch_numbers(&sr->patches, (size_t)k, sr->patches.n, &v);
+	for (s = " missing"; *s; s++)
+		vec_push(&v, *s);
+	vec_push(&v, '\0');
+	return v.v;
+}
+
+const struct series *series_partly_in(const seriesvec *all, const char *ktree,
+				      long *k)
+{
+	size_t i;
+
+	for (i = 0; i < all->n; i++) {
+		*k = series_split(&all->v[i], ktree);
+		if (*k > 0 && (size_t)*k < all->v[i].patches.n)
+			return &all->v[i];
+	}
+	return NULL;
+}
+
 /*
  * autofreeze series KTREE: "applied SERIES" when a shipped series comes
- * out of the tree whole (it is in), else "applies SERIES" when one
- * applies whole, each then followed by its patches, one a line; else
- * "none WHY".
+ * out of the tree whole (it is in), else "partial SERIES WHY" when the
+ * first patches of one are in and the others apply on top, followed by
+ * the missing patches, else "applies SERIES" when one applies whole,
+ * followed by its patches, one a line; else "none WHY".
  */
 int cmd_series(int argc, char **argv)
 {
@@ -306,7 +372,8 @@ int cmd_series(int argc, char **argv)
 	struct ktree_dir kd;
 	charvec tried = { 0 }, ignored = { 0 };
 	const struct series *sr;
-	size_t i;
+	size_t i, first = 0;
+	long k;
 	int rc = ktree_only_arg("series", argc, argv, &kd);
 
 	if (rc)
@@ -315,6 +382,12 @@ int cmd_series(int argc, char **argv)
 	sr = series_fitting(&all, kd.root, true, &ignored);
 	if (sr) {
 		printf("applied\t%s\n", sr->name);
+	} else if ((sr = series_partly_in(&all, kd.root, &k))) {
+		char *why = series_split_text(sr, k);
+
+		printf("partial\t%s\t%s\n", sr->name, why);
+		free(why);
+		first = (size_t)k;
 	} else {
 		sr = series_fitting(&all, kd.root, false, &tried);
 		vec_push(&tried, '\0');
@@ -325,7 +398,7 @@ int cmd_series(int argc, char **argv)
 			       "(%s)\n", tried.n > 1 ? tried.v :
 			       "none is shipped");
 	}
-	for (i = 0; sr && i < sr->patches.n; i++)
+	for (i = first; sr && i < sr->patches.n; i++)
 		puts(sr->patches.v[i]);
 	vec_free(&tried);
 	vec_free(&ignored);

@@ -44,6 +44,27 @@ char *patch_series_fits(const char *ktree, char *const *patches, size_t n,
 const struct series *series_fitting(const seriesvec *all, const char *ktree,
 				    bool reverse, charvec *tried);
 
+/*
+ * Where SR stands in the tree KTREE: K when its first K patches come out
+ * of the tree (the last first) and the others apply to it as it is (K =
+ * 0: it applies whole; K = the number of patches: it is in whole), the
+ * largest such K; -1 when there is none.
+ */
+long series_split(const struct series *sr, const char *ktree);
+
+/*
+ * The first series of ALL that is partly in the tree KTREE (a split K
+ * with 0 < K < its number of patches, set in *K), or NULL.
+ */
+const struct series *series_partly_in(const seriesvec *all, const char *ktree,
+				      long *k);
+
+/*
+ * "patches/linux-6.12/ is only partly in: 0001 in, 0002 missing": SR
+ * with its first K patches in (malloc'ed).
+ */
+char *series_split_text(const struct series *sr, long k);
+
 /* autofreeze series KTREE: which shipped series the tree has or takes. */
 int cmd_series(int argc, char **argv);
 

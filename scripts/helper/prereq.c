@@ -90,8 +90,8 @@ static void prereqs_load(prereqvec *out)
 			af_die(EXIT_BADINPUT, prereqs_file, "line %u: %s",
 			       lineno, why);
 		patch = xasprintf("patches/%s", field[F_PATCH]);
-		s = beside_helper(patch);
-		if (!s || access(s, R_OK))
+		s = strcmp(field[F_PATCH], "-") ? beside_helper(patch) : NULL;
+		if (strcmp(field[F_PATCH], "-") && (!s || access(s, R_OK)))
 			af_die(EXIT_BADINPUT, prereqs_file, "line %u: no %s "
 			       "beside the helper", lineno, patch);
 		free(s);
@@ -117,24 +117,60 @@ static void no_unit(void *arg, const char *fn, strvec *paths)
 	(void)paths;
 }
 
-/* Does P hold in the tree of SC?  NULL, or why not (malloc'ed). */
-static char *prereq_missing(struct anchor_scope *sc, const struct prereq *p)
+/*
+ * Does P hold in the tree of SC?  NULL, or why not (malloc'ed): "ANCHOR:
+ * WHY", or with AT, WHY alone and *AT the place it falls short: the
+ * function of the anchor that does not hold, else its file
+ * (FILE:LINE:COL, malloc'ed).
+ */
+static char *prereq_missing(struct anchor_scope *sc, const struct prereq *p,
+			    char **at)
 {
 	const char *path;
 	unsigned int line;
 	size_t k;
 
 	for (k = 0; k < p->anchors.n; k++) {
-		char *why = anchor_check(sc, &p->anchors.v[k], &path, &line);
+		const struct anchor *a = &p->anchors.v[k];
+		char *why = anchor_check(sc, a, &path, &line);
+		struct anchor def = { a->file, a->fn, ANCHOR_DEFINED, NULL,
+				      a->text };
+		char *w;
 
-		if (why) {
-			char *w = xasprintf("%s: %s", p->anchors.v[k].text, why);
-
+		if (!why)
+			continue;
+		/* with AT, the place says which anchor: WHY alone */
+		w = at ? xstrdup(why) : xasprintf("%s: %s", a->text, why);
+		free(why);
+		if (at) {
+			why = anchor_check(sc, &def, &path, &line);
+			*at = why ? xasprintf("%s:1:1", a->file) :
+				xasprintf("%s:%u:1", path, line);
 			free(why);
-			return w;
 		}
+		return w;
 	}
 	return NULL;
+}
+
+/*
+ * Is the tree without one of P's files?  A trimmed tree (the tests'
+ * fixtures: no kernel/, or no kernel/power/suspend.c): the PM core's
+ * calls of its freeze, code that is upstream's or a series', are then
+ * not looked for.  A kernel tree that builds has them all.
+ */
+static bool prereq_out_of_tree(const char *ktree, const struct prereq *p)
+{
+	size_t k;
+	bool out = false;
+
+	for (k = 0; k < p->anchors.n && !out; k++) {
+		char *path = path_join(ktree, p->anchors.v[k].file);
+
+		out = !is_file(path);
+		free(path);
+	}
+	return out;
 }
 
 static void append(charvec *v, const char *sep, const char *s)
@@ -175,8 +211,29 @@ static void check_all(const char *ktree, const char *freeze_fn,
 
 		if (strcmp(p->freeze, freeze_fn))
 			continue;
+		if (!strcmp(p->patch, "-")) {
+			/* no patch adds it: without it nothing will */
+			char *at = NULL;
+
+			if (prereq_out_of_tree(ktree, p))
+				continue;
+			missing = prereq_missing(&sc, p, &at);
+			/* listed only when missing: nothing to apply */
+			if (missing && out)
+				fprintf(out, "lacks\t%s\t-\t%s: %s\n", p->name,
+					p->why, missing);
+			if (missing && !st->broken) {
+				st->broken = xasprintf("%s (%s)", missing,
+						       p->why);
+				st->at = at;
+				at = NULL;
+			}
+			free(at);
+			free(missing);
+			continue;
+		}
 		st->total++;
-		missing = prereq_missing(&sc, p);
+		missing = prereq_missing(&sc, p, NULL);
 		if (!missing) {
 			append(&has, ", ", p->name);
 			if (out)
@@ -215,6 +272,8 @@ void prereq_state_free(struct prereq_state *st)
 	free(st->lacks);
 	free(st->has);
 	free(st->series);
+	free(st->broken);
+	free(st->at);
 	memset(st, 0, sizeof(*st));
 }
 

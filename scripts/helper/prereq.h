@@ -23,12 +23,21 @@ struct prereq_state {
 	char *has;		/* "NAME, ...": the ones it has, or NULL */
 	char *series;		/* "patches/linux-mainline/": where the
 				 * first missing one's patch is, or NULL */
+	char *broken;		/* the first missing one no patch adds
+				 * (PATCH "-": the PM core's call of the
+				 * freeze), "ANCHOR: WHY (WHY NEEDED)", or
+				 * NULL; not counted in total or missing */
+	char *at;		/* with broken: FILE:LINE:COL of the
+				 * function it is missing from */
 };
 
 /*
  * Check, in the tree KTREE, each prerequisite that policy/prerequisites.tsv
- * (beside the helper) lists for the suspend freeze FREEZE_FN.  Dies on a
- * malformed file.
+ * (beside the helper) lists for the suspend freeze FREEZE_FN.  Those
+ * with PATCH "-" (code no patch of ours adds: the PM core's calls of
+ * the freeze) are looked for only where the tree has their files (a
+ * trimmed test tree may have no kernel/power/).  Dies on a malformed
+ * file.
  */
 void prereqs_check(const char *ktree, const char *freeze_fn,
 		   struct prereq_state *st);

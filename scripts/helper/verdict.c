@@ -73,8 +73,9 @@ struct plan_unit {
 struct plan {
 	VEC(struct plan_unit) units;
 	bool force;			/* "option force": FORCE=1 */
-	/* "optin STATE FLAG FUNC WHERE TEXT": what freezes a flagged type */
+	/* "optin STATE FLAG FUNC WHERE TEXT [AT]": what freezes a flagged type */
 	char *optin_state, *optin_flag, *optin_text;
+	char *optin_at;			/* FILE:LINE:COL it falls short, or NULL */
 };
 
 /* The flag the plan adds, for messages: "FS_POWER_FREEZE". */
@@ -256,10 +257,11 @@ static void plan_read(const char *path, struct plan *p)
 		if (n == 2 && !strcmp(f[0], "option") &&
 		    !strcmp(f[1], "force"))
 			p->force = true;
-		if (n == 6 && !strcmp(f[0], "optin") && !p->optin_state) {
+		if (n >= 6 && !strcmp(f[0], "optin") && !p->optin_state) {
 			p->optin_state = xstrdup(f[1]);
 			p->optin_flag = xstrdup(f[2]);
 			p->optin_text = xstrdup(f[5]);
+			p->optin_at = n > 6 ? xstrdup(f[6]) : NULL;
 			continue;
 		}
 		if (n < 3)
@@ -353,6 +355,7 @@ static void plan_free(struct plan *p)
 	free(p->optin_state);
 	free(p->optin_flag);
 	free(p->optin_text);
+	free(p->optin_at);
 	for (i = 0; i < p->units.n; i++) {
 		struct plan_unit *u = &p->units.v[i];
 
@@ -1456,18 +1459,76 @@ static void print_finding(const struct finding *f, bool json, size_t n)
 }
 
 /*
+ * The tree's suspend freeze, when units carry the flag and it is not
+ * what freezes them (the plan's optin line is not "tree": a flag test
+ * that skips them, a freeze the PM core never calls, a core series only
+ * partly in): one finding, where the plan's AT says it falls short, else
+ * at fs/super.c.  Returns the number of findings, 0 or 1.
+ */
+static size_t check_freeze(const struct plan *p, bool json)
+{
+	struct finding f = { "fs/super.c", "1", "-", "freeze", 1, NULL };
+	charvec units = { 0 };
+	char *at = NULL, *c;
+	size_t i, k, nunits = 0;
+
+	if (!p->optin_state || !strcmp(p->optin_state, "tree"))
+		return 0;
+	for (i = 0; i < p->units.n; i++) {
+		if (!unit_carries_flag(&p->units.v[i]))
+			continue;
+		if (nunits++)
+			vec_push(&units, ',');
+		if (nunits > 1)
+			vec_push(&units, ' ');
+		for (k = 0; p->units.v[i].name[k]; k++)
+			vec_push(&units, p->units.v[i].name[k]);
+	}
+	if (!nunits)
+		return 0;
+	vec_push(&units, '\0');
+	if (p->optin_at) {
+		/* FILE:LINE:COL, the file's name may hold a colon */
+		at = xstrdup(p->optin_at);
+		c = strrchr(at, ':');
+		if (c && c > at) {
+			*c = '\0';
+			f.col = c + 1;
+			c = strrchr(at, ':');
+			if (c) {
+				*c = '\0';
+				f.line = strtol(c + 1, NULL, 10);
+				f.file = at;
+			}
+		}
+	}
+	f.msg = xasprintf("%s carr%s %s, which the tree's suspend freeze "
+			  "does not honour: %s", units.v,
+			  nunits > 1 ? "y" : "ies", strcmp(plan_flag(p),
+			  "opt-in flag") ? plan_flag(p) : "the opt-in flag",
+			  p->optin_text ?
+			  p->optin_text : p->optin_state);
+	print_finding(&f, json, 0);
+	free(f.msg);
+	free(at);
+	vec_free(&units);
+	return 1;
+}
+
+/*
  * The gate's findings on the plan's units (check_selects_unit() chose
- * them): a type that carries the flag it should not, a type of a
- * flagged unit without it, and every use of a flagged unit that a rule
- * would still convert or that no rule converts (use_verdict_as_run();
- * uses a judgment keeps, and those outside kernel threads, are fine).
- * Returns the number of findings.
+ * them): the tree's freeze that does not freeze the flagged types
+ * (check_freeze()), a type that carries the flag it should not, a type
+ * of a flagged unit without it, and every use of a flagged unit that a
+ * rule would still convert or that no rule converts
+ * (use_verdict_as_run(); uses a judgment keeps, and those outside
+ * kernel threads, are fine).  Returns the number of findings.
  */
 static size_t check_findings(struct verdict_inputs *in, bool json)
 {
 	struct plan *p = &in->plan;
 	const char *flag = plan_flag(p);
-	size_t i, k, n = 0;
+	size_t i, k, n = check_freeze(p, json);
 
 	for (i = 0; i < p->units.n; i++) {
 		struct plan_unit *u = &p->units.v[i];

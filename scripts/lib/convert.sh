@@ -87,7 +87,8 @@ if [ -z "${REPORT:-}${CHECK:-}" ]; then
 		fi
 		exit 2 ;;
 	partial)
-		echo "$prog: $KTREE has only part of what a conversion needs from its suspend freeze: $(plan_optin "$out/plan" 6 | sed 's/.*from it: //') (nothing changed; the missing patches are in $(plan_optin "$out/plan" 5))" >&2
+		# make vfs adds the rest: the missing patches, no others.
+		echo "$prog: $KTREE has only part of what a conversion needs from its suspend freeze: $(plan_optin "$out/plan" 6 | sed 's/.*from it: //') (nothing changed; make vfs KTREE=$KTREE applies the missing patches, from $(plan_optin "$out/plan" 5))" >&2
 		exit 2 ;;
 	*)
 		if [ -z "$force" ]; then

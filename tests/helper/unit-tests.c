@@ -746,6 +746,7 @@ int main(void)
 	test_patch_fit();
 	test_layout();
 	test_nofreeze();
+	test_freezepath();
 	printf("# %d checks, %d failed\n", checks, failed);
 	return failed ? 1 : 0;
 }

@@ -15,5 +15,7 @@ void check_str(const char *got, const char *want, const char *what);
 
 /* layout-tests.c: autofreeze layout (layout.c) */
 void test_layout(void);
+/* freezepath-tests.c: the freeze's flag test, partial series, PM calls */
+void test_freezepath(void);
 
 #endif /* AF_UNIT_H */
