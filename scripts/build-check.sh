@@ -10,7 +10,7 @@
 #
 # FILES defaults to the files make vfs and make apply changed, in the
 # tree's bookkeeping (scripts/lib/journal.sh).  KCONFIG is a `make *config` target or the
-# path to a .config; the tree is configured once per KCONFIG (with
+# path to a .config; O is configured once per KCONFIG (with
 # CONFIG_WERROR turned off, so that a new warning is not an error) and
 # then `make prepare` is run.  Headers are not compiled by themselves, but the
 # objects are compiled against them, and so is the baseline.
@@ -19,9 +19,17 @@
 # recorded, also when FILES names only some): the copy in the
 # bookkeeping's orig/ (saved by vfs and apply), else `git show HEAD:<file>`
 # in a git tree; with BASE_REV=<rev> (a git tree: make series), the
-# files of FILES as that revision has them.  For the baseline build those files are put back in the
-# tree for a moment and restored afterwards (also when interrupted).
-# Warnings are compared with line and column numbers removed.
+# files of FILES as that revision has them.  The baseline is compiled in
+# a copy of the tree (cp -al: hard links, the baseline files replaced in
+# the copy, never written into) with a build directory of its own, O's
+# prepared output copied and its paths moved to the copy (a second make
+# prepare costs more than the rest); KTREE itself is never written, and
+# a kill at any moment leaves it as it was.  The run holds the tree's
+# lock (scripts/lib/journal.sh): an apply or vfs meanwhile refuses.
+# The build is out of tree: O defaults to build/build-check-obj/<tree>;
+# a tree configured in place (its own .config) is refused, as kbuild
+# refuses O= there.  Warnings are compared with line and column numbers
+# removed.
 #
 # Exit status: 0 everything compiled without new warnings, 1 a failure or
 # a new warning, 2 bad input.
@@ -42,26 +50,41 @@ die()
 }
 
 [ -n "${KTREE:-}" ] || die "no kernel tree given (set KTREE)"
+# A reader of the tree: a killed run's pending journal is refused by
+# ktree_check (recovers unset), its files being neither old nor new.
 ktree_check "$KTREE" .
+# its list and old contents name only paths inside the tree
+state_check
 ktree=$KTREE
+# The tree's lock, for the whole run: what is compiled and its record
+# (touched, orig/) stay as they are.  Under series.sh, which holds it,
+# the lock comes as the inherited descriptor AUTOFREEZE_LOCK_FD.
+if [ -n "${AUTOFREEZE_LOCK_FD:-}" ] &&
+   [ "$(readlink "/proc/self/fd/$AUTOFREEZE_LOCK_FD" 2>/dev/null)" = "$(cd "$ktree" && pwd -P)" ] &&
+   flock -n "$AUTOFREEZE_LOCK_FD" 2>/dev/null; then
+	# shellcheck disable=SC2034 # tree_lock's
+	tree_locked=1
+fi
+tree_lock
 [ -d "$ktree/scripts/kconfig" ] ||
 	die "KTREE=$ktree: no scripts/kconfig, cannot configure a build"
 
 kconfig=${KCONFIG:-allmodconfig}
 jobs_check
 jobs=$J
-
-if [ -n "${O:-}" ]; then
-	mkdir -p "$O" || die "O=$O: cannot create it"
-	obj=$(cd "$O" && pwd -P)
+if [ -f "$kconfig" ]; then
+	kconfig=$(cd "$(dirname "$kconfig")" && pwd)/$(basename "$kconfig")
+	stamp="file $(md5sum <"$kconfig" | cut -d' ' -f1) -WERROR"
 else
-	obj=$ktree
+	case $kconfig in
+	*config) stamp="target $kconfig -WERROR" ;;
+	*) die "KCONFIG=$kconfig: neither a make *config target nor a file" ;;
+	esac
 fi
-kmake=(make -C "$ktree" -s)
-[ "$obj" = "$ktree" ] || kmake+=("O=$obj")
-# The same, not silent: the "  CC  file.o" lines tell whose warnings follow.
-kbuild=(make -C "$ktree" V=0)
-[ "$obj" = "$ktree" ] || kbuild+=("O=$obj")
+# Out of tree only: an O= build is all kbuild allows beside a tree
+# configured in place, and that .config is the user's own.
+[ ! -e "$ktree/.config" ] && [ ! -e "$ktree/include/config/auto.conf" ] ||
+	die "$ktree is configured in place (.config): build-check compiles out of tree (O=), which kbuild refuses there; make mrproper first (KCONFIG=<a copy of your .config> keeps it)"
 
 # --- what to compile -------------------------------------------------
 if [ -n "${FILES:-}" ]; then
@@ -78,43 +101,32 @@ while read -r f; do
 	[ -f "$ktree/$f" ] || die "$f: no such file in $ktree"
 done <<<"$files"
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/build-check.XXXXXX")
+if [ -n "${O:-}" ]; then
+	objdir=$O
+else
+	objdir=${BUILD:-$TOP/build}/build-check-obj/$(basename "$ktree")-$(printf '%s' "$ktree" | sha256sum | cut -c1-12)
+fi
+case $(realpath -m -- "$objdir")/ in
+"$ktree"/*) die "O=$objdir: inside $ktree; build-check never writes the tree" ;;
+esac
+mkdir -p "$objdir" 2>/dev/null || die "O=$objdir: cannot create it"
+obj=$(cd "$objdir" && pwd -P)
 
-# replace SRC DEST: a new DEST with SRC's content and times.  Never write
-# into DEST itself: it may be hard-linked to another tree.
-replace()
-{
-	cp -p "$1" "$2.autofreeze-tmp" && mv -f "$2.autofreeze-tmp" "$2"
-}
-swapped=
-restore()
-{
-	# Put the touched files back after the baseline build.
-	local f
-	[ -n "$swapped" ] || return 0
-	while read -r f; do
-		[ -n "$f" ] || continue
-		replace "$tmp/touched/$f" "$ktree/$f"
-	done <"$tmp/swap.list"
-	swapped=
-}
+kmake=(make -C "$ktree" -s "O=$obj")
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/build-check.XXXXXX")
+base=
 cleanup()
 {
-	restore
 	rm -rf "$tmp"
+	[ -z "$base" ] || rm -rf "$base"
 }
 trap cleanup EXIT
-trap 'exit 130' INT TERM HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
 
 # --- configure once per KCONFIG, then prepare --------------------------
-if [ -f "$kconfig" ]; then
-	stamp="file $(md5sum <"$kconfig" | cut -d' ' -f1) -WERROR"
-else
-	case $kconfig in
-	*config) stamp="target $kconfig -WERROR" ;;
-	*) die "KCONFIG=$kconfig: neither a make *config target nor a file" ;;
-	esac
-fi
 if [ ! -f "$obj/.config" ] ||
    [ "$(cat "$obj/.autofreeze-kconfig" 2>/dev/null)" != "$stamp" ]; then
 	echo "$prog: configuring $obj ($kconfig)"
@@ -155,19 +167,23 @@ while read -r f; do
 	esac
 done <<<"$files"
 
-# compile_all TAG: build every object afresh in one parallel make (separate
-# makes would race on kbuild's generated files), keep going past failures.
+# sed_quote STRING: STRING as a literal in a sed s|...|...| pattern
+sed_quote() { printf '%s' "$1" | sed 's/[][\.*^$|/&]/\\&/g'; }
+
+# compile_all TAG SRC OBJ: build every object afresh from tree SRC in
+# OBJ in one parallel make (separate makes would race on kbuild's
+# generated files), keep going past failures.
 # Output is synchronised per target, so each object's warnings follow its
 # "  CC  <object>" line; they go, normalised, to $tmp/TAG/<object>.warn.
 # An object that is missing afterwards failed.
 compile_all()
 {
-	local tag=$1 o key
+	local tag=$1 src=$2 dir=$3 o key
 	mkdir -p "$tmp/$tag"
 	for o in "${objects[@]}"; do
-		rm -f "$obj/$o"
+		rm -f "$dir/$o"
 	done
-	"${kbuild[@]}" -k -j"$jobs" --output-sync=target "${objects[@]}" \
+	make -C "$src" V=0 "O=$dir" -k -j"$jobs" --output-sync=target "${objects[@]}" \
 		>"$tmp/$tag.log" 2>&1 || true
 	# "file:12:34: warning: ..." -> "file: warning: ...", and objtool's
 	# "file.o: warning: objtool: func+0x1f: ..." -> "...func: ..."
@@ -183,10 +199,10 @@ compile_all()
 	for o in "${objects_and_rest[@]}"; do
 		key=${o//\//_}
 		touch "$tmp/$tag/$key.raw"
-		sed -E -e "s|^$ktree/||" \
+		sed -E -e "s|^$(sed_quote "$src")/||" \
 			-e 's/:[0-9]+:[0-9]+:/:/; s/:[0-9]+:/:/; s/\+0x[0-9a-f]+//g' \
 			"$tmp/$tag/$key.raw" | sort -u >"$tmp/$tag/$key.warn"
-		if [ -f "$obj/$o" ]; then
+		if [ -f "$dir/$o" ]; then
 			echo 0 >"$tmp/$tag/$key.rc"
 		else
 			echo 1 >"$tmp/$tag/$key.rc"
@@ -203,13 +219,53 @@ original()
 		git -C "$ktree" cat-file -e "$BASE_REV:$f" 2>/dev/null || return 1
 		git -C "$ktree" show "$BASE_REV:$f" >"$dest"
 	elif [ -f "$(state_path orig)/$f" ]; then
-		cp -p "$(state_path orig)/$f" "$dest"
+		cp "$(state_path orig)/$f" "$dest"
 	elif git -C "$ktree" rev-parse --show-toplevel >/dev/null 2>&1 &&
 	     git -C "$ktree" cat-file -e "HEAD:$f" 2>/dev/null; then
 		git -C "$ktree" show "HEAD:$f" >"$dest"
 	else
 		return 1
 	fi
+}
+
+# base_dir: where the baseline's copy of the tree goes: beside O, or in
+# TMPDIR, whichever is on the tree's file system (cp -al), else beside O
+# (a full copy).
+base_dir()
+{
+	local d dev
+	dev=$(stat -c %d "$ktree")
+	for d in "$(dirname "$obj")" "${TMPDIR:-/tmp}"; do
+		if [ -d "$d" ] && [ -w "$d" ] && [ "$(stat -c %d "$d")" = "$dev" ]; then
+			echo "$d"
+			return
+		fi
+	done
+	dirname "$obj"
+}
+
+# seed_base: the baseline's build directory, $base/obj, made from O as
+# prepared (a copy, not links: kbuild writes into some of its files),
+# without the objects outside the host tools, its recorded commands
+# moved from the tree to the copy and from O to it: kbuild then finds
+# prepare done, and rebuilds only what depends on a baseline file.
+seed_base()
+{
+	(cd "$obj" && find . \( -path ./scripts -o -path ./tools -o -path './arch/*/tools' \) -prune -print0 -o \
+		\( -type f \( -name '*.o' -o -name '*.ko' -o -name '*.a' -o -name '*.dwo' \
+		   -o -name 'vmlinux*' -o -name '.tmp_vmlinux*' -o -name bzImage \) \) -o -print0) |
+	(cd "$obj" && tar --null --no-recursion -T - -cf - 2>/dev/null) | tar -C "$base/obj" -xpf - 2>/dev/null &&
+	# the pruned host tools' directories, whole
+	(cd "$obj" && for d in scripts tools arch/*/tools; do
+		[ ! -d "$d" ] || { mkdir -p "$base/obj/$d" && cp -a "$d/." "$base/obj/$d/"; } || exit 1
+	 done) &&
+	# a path ends where no path character follows
+	find "$base/obj" -type f \( -name '.*.cmd' -o -path "$base/obj/include/config/auto.conf.cmd" \) -print0 |
+		xargs -0 -r sed -i \
+			-e "s|$(sed_quote "$ktree")\([^A-Za-z0-9._+-]\)|$(sed_quote "$base/src")\1|g" \
+			-e "s|$(sed_quote "$ktree")\$|$(sed_quote "$base/src")|" \
+			-e "s|$(sed_quote "$obj")\([^A-Za-z0-9._+-]\)|$(sed_quote "$base/obj")\1|g" \
+			-e "s|$(sed_quote "$obj")\$|$(sed_quote "$base/obj")|"
 }
 
 nobase=
@@ -233,20 +289,36 @@ if [ ${#objects[@]} -gt 0 ]; then
 		fi
 	done <<<"$basefiles"
 	if [ -s "$tmp/swap.list" ]; then
-		echo "$prog: baseline: compiling ${#objects[@]} objects with the untouched sources"
+		echo "$prog: baseline: compiling ${#objects[@]} objects with the untouched sources, in a copy of the tree"
+		# named for this run's process: one whose process is gone was
+		# killed, and what it left goes now
+		bd=$(base_dir)
+		for d in "$bd"/build-check-base.*; do
+			p=${d##*/build-check-base.}
+			p=${p%%.*}
+			case $p in '' | *[!0-9]*) continue ;; esac
+			[ ! -d "$d" ] || kill -0 "$p" 2>/dev/null || rm -rf "$d"
+		done
+		base=$(mktemp -d "$bd/build-check-base.$$.XXXXXX")
+		ktree_link_copy "$ktree" "$base/src" ||
+			{ echo "$prog: cannot copy $ktree to $base/src" >&2; exit 1; }
+		# Replaced, never written into: the copy's files are the
+		# tree's.  New times, so that what depends on them is rebuilt.
 		while read -r f; do
-			mkdir -p "$tmp/touched/$(dirname "$f")"
-			cp -p "$ktree/$f" "$tmp/touched/$f"
+			cp "$tmp/orig/$f" "$base/src/$f.autofreeze-tmp" &&
+			chmod --reference="$ktree/$f" "$base/src/$f.autofreeze-tmp" &&
+			mv -f "$base/src/$f.autofreeze-tmp" "$base/src/$f" ||
+				{ echo "$prog: cannot write the baseline of $f in $base/src" >&2; exit 1; }
 		done <"$tmp/swap.list"
-		swapped=1
-		while read -r f; do
-			replace "$tmp/orig/$f" "$ktree/$f"
-		done <"$tmp/swap.list"
-		compile_all base
-		restore
+		mkdir "$base/obj"
+		seed_base ||
+			{ echo "$prog: cannot copy $obj to $base/obj" >&2; exit 1; }
+		compile_all base "$base/src" "$base/obj"
+		rm -rf "$base"
+		base=
 	fi
 	echo "$prog: compiling ${#objects[@]} objects (J=$jobs)"
-	compile_all new
+	compile_all new "$ktree" "$obj"
 	if [ ! -s "$tmp/swap.list" ]; then
 		# Nothing differs from the untouched content: it is the baseline.
 		cp -r "$tmp/new" "$tmp/base"

@@ -41,10 +41,17 @@
 # ADD_TO=, ADD_CC= (comma-separated addresses for every patch);
 # SMPL_URL=URL (a stable link to the rules instead of the SmPL inline).
 #
+# It commits only what git tracks: a file the conversion would change
+# that git does not track is refused, named.  Before its first commit
+# it checks that it can finish: OUT writable, perl, the tree's
+# scripts/checkpatch.pl and get_maintainer.pl (and MAINTAINERS) there
+# and running, git format-patch with the options it needs; a check that
+# cannot run, then or later, fails the run: none is skipped.
+#
 # Exit status: 0 the series is in OUT, on BRANCH, its base BRANCH-base
 # (which b4 prep --enroll takes), 1 a step failed,
-# 2 bad input.  Either way but 0, the tree and its branches are as they
-# were.
+# 2 bad input, or a tool it needs could not run.  Either way but 0, the
+# tree and its branches are as they were.
 
 set -eu
 prog=series.sh
@@ -58,7 +65,16 @@ fail() { echo "$prog: $*" >&2; exit 1; }
 
 [ $# -eq 3 ] || die "usage: $prog KTREE DIR OUT"
 jobs_check
+# series writes the tree (journal_replace, on its branch): like apply
+# and vfs, it finishes or undoes a change a killed run left.
+recovers=1
 ktree_check "$1" "$2"
+# A recovery took the tree's lock; vfs.sh, run below, takes its own.
+# From the first replacement on (journal_replace) series holds it.
+if [ -n "${tree_locked:-}" ]; then
+	exec {tree_lock_fd}<&-
+	tree_locked=
+fi
 out=$3
 [ -n "$out" ] || die "OUT=: no directory to write the series to (make series OUT=DIR)"
 if [ -e "$out" ]; then
@@ -158,13 +174,65 @@ if [ "$compile" = 1 ]; then
 	obj=${O:-$BUILD/series-obj/$(basename "$KTREE")-$(printf '%s' "$KTREE" | sha256sum | cut -c1-12)}
 fi
 
+# --- what the run needs to finish, checked before anything changes -----
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/autofreeze-series.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+# OUT: a directory with no write bit at all was made read-only on
+# purpose, which root's [ -w ] does not see (journal.sh: writable).
+d=$out
+while [ ! -e "$d" ]; do d=$(dirname "$d"); done
+[ -d "$d" ] || die "OUT=$out: $d is not a directory"
+if [ ! -w "$d" ] || [ -z "$(find "$d" -maxdepth 0 -perm /222)" ]; then
+	die "OUT=$out: $d is not writable (mode $(stat -c %a "$d")); nothing changed"
+fi
+command -v perl >/dev/null 2>&1 ||
+	die "perl not found: the tree's checkpatch.pl and get_maintainer.pl need it"
+for t in scripts/checkpatch.pl scripts/get_maintainer.pl MAINTAINERS; do
+	[ -f "$KTREE/$t" ] ||
+		die "$KTREE: no $t; a series is checked with the tree's checkpatch.pl and addressed with its get_maintainer.pl"
+done
+# checkpatch.pl on an empty patch: perl loads it and it runs
+(cd "$KTREE" && perl scripts/checkpatch.pl --strict --show-types --no-summary -q - </dev/null) \
+	>/dev/null 2>"$scratch/err" ||
+	die "$KTREE/scripts/checkpatch.pl does not run: $(grep . "$scratch/err" | head -n 1)"
+# format-patch with every option the series takes, on nothing
+git -C "$KTREE" format-patch --stdout -q --cover-letter --cover-from-description=subject \
+	--base=HEAD --subject-prefix=PATCH -v 2 --in-reply-to=x@y HEAD..HEAD >/dev/null 2>"$scratch/err" ||
+	die "git format-patch cannot write the series: $(grep . "$scratch/err" | head -n 1)"
+
+# gm TO|CC FILE...: get_maintainer.pl's maintainers and reviewers (TO)
+# or lists (CC) for the patches, or with -f the files, given, one a line;
+# one that cannot run fails the run (exit 2), as a check not made
+gm()
+{
+	local which=$1 opts
+	shift
+	if [ "$which" = TO ]; then
+		opts=(--no-l)
+	else
+		opts=(--no-m --no-r --l)
+	fi
+	(cd "$KTREE" && perl scripts/get_maintainer.pl --no-rolestats --no-git \
+		--no-git-fallback "${opts[@]}" --no-multiline --separator ', ' "$@") \
+		>"$scratch/gm.out" 2>"$scratch/err" ||
+		die "$KTREE/scripts/get_maintainer.pl could not run ($*): $(grep . "$scratch/err" | tail -n 1)"
+	tr ',' '\n' <"$scratch/gm.out" | sed 's/^ *//' | grep . || true
+}
+# The VFS and PM maintainers and lists, for what changes the suspend
+# freeze itself; and get_maintainer.pl's check that it runs.
+gm TO -f fs/super.c -f kernel/power/suspend.c >"$scratch/pm-to"
+gm CC -f fs/super.c -f kernel/power/suspend.c >"$scratch/pm-cc"
+
 made_out=
 [ -d "$out" ] || made_out=1
 mkdir -p "$out" || die "OUT=$out: cannot make it"
 out=$(cd "$out" && pwd)
+if ! probe=$(mktemp "$out/.autofreeze-probe.XXXXXX" 2>/dev/null) || ! rm -f "$probe"; then
+	[ -z "$made_out" ] || rmdir "$out" 2>/dev/null || true
+	die "OUT=$out: cannot write there; nothing changed"
+fi
 
 # --- on the topic branch; everything but success puts the tree back -----
-scratch=$(mktemp -d "${TMPDIR:-/tmp}/autofreeze-series.XXXXXX")
 start=$(git rev-parse HEAD)
 orig=$(git symbolic-ref -q --short HEAD) || orig=
 # The tree's bookkeeping (make vfs and apply's record of what they
@@ -185,6 +253,8 @@ back()
 	else
 		command git -C "$KTREE" checkout -q -f --detach "$start" 2>/dev/null || true
 	fi
+	# a journal a failed undo left is the next writer's to put back
+	[ ! -d "$KSTATE/journal" ] || return 0
 	rm -rf "$KSTATE"
 	[ -z "$had_state" ] || cp -a "$scratch/state" "$KSTATE"
 }
@@ -204,7 +274,6 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 git checkout -q -b "$branch" || fail "cannot make branch $branch"
-echo "$prog: series on branch $branch, on top of $(git log -1 --format='%h ("%s")' "$start")" >&2
 
 # --- the tree's suspend freeze first ------------------------------------
 # Our core series where it needs one, or what mainline's own lacks.  The
@@ -471,6 +540,27 @@ layout()
 	done
 }
 
+# changed UNIT: the files of UNIT the conversion changed, one a line
+changed()
+{
+	plan_lines "$plan" file 3 "$1" | while IFS= read -r f; do
+		cmp -s "$scratch/conv/a/$f" "$scratch/conv/b/$f" || printf '%s\n' "$f"
+	done
+}
+
+# The series commits what the user has: a file the conversion would
+# change that git does not track (new, or ignored) is refused, before
+# the first file is replaced.
+while IFS=$'\t' read -r -u 3 kind u _; do
+	[ "$kind" = unit ] && [ "$(awk -F'\t' -v u="$u" '$2 == u { print $1 }' "$scratch/conv/flags")" = flag ] ||
+		continue
+	while IFS= read -r f; do
+		[ -n "$(git ls-files -- ":(literal)$f")" ] ||
+			die "$f: not tracked by git, and the conversion of $u would change it: the series commits only what git tracks (commit it first, or move it away); nothing changed"
+	done < <(changed "$u")
+done 3<"$plan"
+echo "$prog: series on branch $branch, on top of $(git log -1 --format='%h ("%s")' "$start")" >&2
+
 # --- one commit per converted unit, in plan order -----------------------
 converted=()
 already=()
@@ -479,8 +569,7 @@ while IFS=$'\t' read -r -u 3 kind u status reason; do
 	[ "$kind" = unit ] || continue
 	verdict=$(awk -F'\t' -v u="$u" '$2 == u { print $1 "\t" $3 }' "$scratch/conv/flags")
 	case $verdict in
-	flag*)	mapfile -t files < <(plan_lines "$plan" file 3 "$u" | while IFS= read -r f; do
-			cmp -s "$scratch/conv/a/$f" "$scratch/conv/b/$f" || echo "$f"; done)
+	flag*)	mapfile -t files < <(changed "$u")
 		if [ ${#files[@]} -eq 0 ]; then
 			already+=("$u")
 			continue
@@ -494,11 +583,10 @@ while IFS=$'\t' read -r -u 3 kind u status reason; do
 		pending=("${files[@]}")
 		journal_replace "$scratch/list" "$scratch/conv/b"
 		types=${verdict#*$'\t'}
-		AUTOFREEZE_CACHE=${AUTOFREEZE_CACHE:-} "$TOP/scripts/check-tree.sh" "$KTREE" "$u" \
+		BASE= AUTOFREEZE_CACHE=${AUTOFREEZE_CACHE:-} "$TOP/scripts/check-tree.sh" "$KTREE" "$u" \
 			</dev/null >"$scratch/check.log" 2>&1 ||
 			fail "$u: make check-tree fails after its conversion: $(head -n 1 "$scratch/check.log")"
 		message "$u" "$types" "${files[@]}" >"$scratch/msg"
-		git add -f -- "${files[@]}"
 		git commit -q -s -F "$scratch/msg" -- "${files[@]}" </dev/null ||
 			fail "$u: git commit failed"
 		pending=()
@@ -527,6 +615,8 @@ npatches=$(git rev-list --count "$first..HEAD")
 if [ "$compile" = 1 ]; then
 	mapfile -t built < <(git diff --name-only "$start" HEAD -- '*.c' '*.h')
 	echo "$prog: compiling what the series touches, ${#built[@]} files (allmodconfig, in $obj)" >&2
+	# the tree's lock, held since the first replacement, goes with it
+	AUTOFREEZE_LOCK_FD=${tree_lock_fd:-} \
 	O=$obj FILES="${built[*]}" BASE_REV=$start KTREE=$KTREE "$TOP/scripts/build-check.sh" \
 		</dev/null >"$scratch/build.log" 2>&1 || {
 		sed -n '/FAIL\|NEW WARNING\|warning:\|error:/p' "$scratch/build.log" | head -n 20 >&2
@@ -581,10 +671,17 @@ fi
 # reports on PATCH, one finding a paragraph, except those that ask for a
 # comment on existing code (WAITQUEUE_ACTIVE, DATA_RACE) on a line the
 # patch only re-indents: those go to $scratch/cp-moved, as
-# "FILE:LINE TYPE", and do not fail the run.
+# "FILE:LINE TYPE", and do not fail the run.  A checkpatch.pl that did
+# not run (exit status 2 or more, or 1 and no finding) fails the run,
+# exit 2: no finding from a check not made is no "reports nothing".
 checkpatch_findings()
 {
-	(cd "$KTREE" && perl scripts/checkpatch.pl --strict --show-types --no-summary -q "$1") 2>&1 |
+	local rc=0
+	(cd "$KTREE" && perl scripts/checkpatch.pl --strict --show-types --no-summary -q "$1") \
+		>"$scratch/cp.raw" 2>"$scratch/err" || rc=$?
+	if [ $rc -gt 1 ] || { [ $rc -eq 1 ] && ! grep -qE '^(ERROR|WARNING|CHECK):' "$scratch/cp.raw"; }; then
+		die "$KTREE/scripts/checkpatch.pl could not run on ${1##*/} (exit $rc): $(cat "$scratch/err" "$scratch/cp.raw" | grep . | tail -n 1)"
+	fi
 	awk -v patch="$1" -v moved="$scratch/cp-moved" '
 	BEGIN {
 		# the removed lines, without blanks: a "+" line equal to one
@@ -605,27 +702,25 @@ checkpatch_findings()
 			printf "%s\n%s", head, body
 		head = ""; code = ""; where = ""
 	}
-	END { flush() }'
+	END { flush() }' "$scratch/cp.raw"
 }
 
 mkdir "$scratch/cp"
 : >"$scratch/cp-moved"
-if [ -f "$KTREE/scripts/checkpatch.pl" ]; then
-	git format-patch -q -o "$scratch/cp" "$first..HEAD" >/dev/null || fail "git format-patch failed"
-	bad=0
-	for p in "$scratch"/cp/*.patch; do
-		checkpatch_findings "$p" >"$scratch/cp.log"
-		if [ -s "$scratch/cp.log" ]; then
-			bad=$((bad + 1))
-			echo "$prog: checkpatch --strict: ${p##*/}:" >&2
-			sed 's/^/  /' "$scratch/cp.log" >&2
-		fi
-	done
-	[ $bad -eq 0 ] || fail "checkpatch --strict reports on $(plural $bad patch)"
-	while read -r w t; do
-		echo "$prog: checkpatch --strict: $w: $t, on a line the patch only re-indents: not counted" >&2
-	done <"$scratch/cp-moved"
-fi
+git format-patch -q -o "$scratch/cp" "$first..HEAD" >/dev/null || fail "git format-patch failed"
+bad=0
+for p in "$scratch"/cp/*.patch; do
+	checkpatch_findings "$p" >"$scratch/cp.log"
+	if [ -s "$scratch/cp.log" ]; then
+		bad=$((bad + 1))
+		echo "$prog: checkpatch --strict: ${p##*/}:" >&2
+		sed 's/^/  /' "$scratch/cp.log" >&2
+	fi
+done
+[ $bad -eq 0 ] || fail "checkpatch --strict reports on $(plural $bad patch)"
+while read -r w t; do
+	echo "$prog: checkpatch --strict: $w: $t, on a line the patch only re-indents: not counted" >&2
+done <"$scratch/cp-moved"
 
 # --- the cover letter: the topic branch's description --------------------
 {
@@ -686,9 +781,7 @@ fi
 		else
 			echo "- Not compiled by autofreeze (COMPILE=0)."
 		fi
-		if [ ! -f "$KTREE/scripts/checkpatch.pl" ]; then
-			echo "- Not checked with checkpatch.pl: the tree has none."
-		elif [ -s "$scratch/cp-moved" ]; then
+		if [ -s "$scratch/cp-moved" ]; then
 			echo "- checkpatch.pl --strict reports nothing on any patch but $(awk '{ printf "%s%s (%s)", (NR > 1 ? ", " : ""), $1, $2 }' "$scratch/cp-moved"): on a line the patch only re-indents, to align it with the renamed call, it asks for a comment on existing code."
 		else
 			echo "- checkpatch.pl --strict reports nothing on any patch."
@@ -812,66 +905,42 @@ add_headers()
 		done = 1 }
 		{ print }' "$1" >"$1.new" && mv "$1.new" "$1"
 }
-# gm TO|CC FILE...: get_maintainer.pl's maintainers and reviewers (TO)
-# or lists (CC) for the patches, or with -f the files, given, one a line
-gm()
-{
-	local which=$1
-	shift
-	if [ "$which" = TO ]; then
-		(cd "$KTREE" && perl scripts/get_maintainer.pl --no-rolestats --no-git \
-			--no-git-fallback --no-l --no-multiline --separator ', ' "$@") 2>/dev/null
-	else
-		(cd "$KTREE" && perl scripts/get_maintainer.pl --no-rolestats --no-git \
-			--no-git-fallback --no-m --no-r --l --no-multiline --separator ', ' "$@") 2>/dev/null
-	fi | tr ',' '\n' | sed 's/^ *//' | grep . || true
-}
 # join: the lines on stdin, first occurrence each, as "a, b, c"
 join() { awk '!s[$0]++' | paste -sd, - | sed 's/,/, /g'; }
 
-if [ -f "$KTREE/scripts/get_maintainer.pl" ] && [ -f "$KTREE/MAINTAINERS" ]; then
-	# the VFS and PM maintainers and lists, for what changes the suspend
-	# freeze itself
-	gm TO -f fs/super.c -f kernel/power/suspend.c >"$scratch/pm-to"
-	gm CC -f fs/super.c -f kernel/power/suspend.c >"$scratch/pm-cc"
-	: >"$scratch/all-to"
-	: >"$scratch/all-cc"
-	i=0
-	for p in "$out"/*.patch; do
-		[ "$p" != "$cover" ] || continue
-		i=$((i + 1))
-		gm TO "$p" >"$scratch/to"
-		gm CC "$p" >"$scratch/cc"
-		# a unit with no maintainer (6.1's reiserfs): its lists are To:
-		if [ ! -s "$scratch/to" ]; then
-			mv "$scratch/cc" "$scratch/to"
-			: >"$scratch/cc"
-		fi
-		# a patch of the freeze itself (a prerequisite), not a
-		# filesystem's own fix
-		if [ "$i" -le "$prereqs" ] &&
-		   [ -n "$(prereq_why "$(git log -1 --format=%s "$(git rev-list --reverse "$first..HEAD" | sed -n "${i}p")")")" ]; then
-			cat "$scratch/pm-to" >>"$scratch/to"
-			cat "$scratch/pm-cc" >>"$scratch/cc"
-		fi
-		printf '%s\n' "$add_to" | grep . >>"$scratch/to" || true
-		printf '%s\n' "$add_cc" | grep . >>"$scratch/cc" || true
-		cat "$scratch/to" >>"$scratch/all-to"
-		cat "$scratch/cc" >>"$scratch/all-cc"
-		add_headers "$p" "$(join <"$scratch/to")" \
-			"$(awk 'NR == FNR { t[$0]; next } !($0 in t)' "$scratch/to" "$scratch/cc" | join)"
-	done
-	cat "$scratch/pm-to" "$scratch/all-to" >"$scratch/c-to"
-	cat "$scratch/pm-cc" "$scratch/all-cc" >"$scratch/c-cc"
-	add_headers "$cover" "$(join <"$scratch/c-to")" \
-		"$(awk 'NR == FNR { t[$0]; next } !($0 in t)' "$scratch/c-to" "$scratch/c-cc" | join)"
-else
-	echo "$prog: warning: no scripts/get_maintainer.pl and MAINTAINERS in $KTREE: To: and Cc: only from ADD_TO and ADD_CC" >&2
-	for p in "$out"/*.patch; do
-		add_headers "$p" "$(printf '%s\n' "$add_to" | grep . | join)" \
-			"$(printf '%s\n' "$add_cc" | grep . | join)"
-	done
-fi
+# the VFS and PM maintainers and lists ($scratch/pm-to, pm-cc) are
+# known since the run began
+: >"$scratch/all-to"
+: >"$scratch/all-cc"
+i=0
+for p in "$out"/*.patch; do
+	[ "$p" != "$cover" ] || continue
+	i=$((i + 1))
+	gm TO "$p" >"$scratch/to"
+	gm CC "$p" >"$scratch/cc"
+	# a unit with no maintainer (6.1's reiserfs): its lists are To:
+	if [ ! -s "$scratch/to" ]; then
+		mv "$scratch/cc" "$scratch/to"
+		: >"$scratch/cc"
+	fi
+	# a patch of the freeze itself (a prerequisite), not a
+	# filesystem's own fix
+	if [ "$i" -le "$prereqs" ] &&
+	   [ -n "$(prereq_why "$(git log -1 --format=%s "$(git rev-list --reverse "$first..HEAD" | sed -n "${i}p")")")" ]; then
+		cat "$scratch/pm-to" >>"$scratch/to"
+		cat "$scratch/pm-cc" >>"$scratch/cc"
+	fi
+	printf '%s\n' "$add_to" | grep . >>"$scratch/to" || true
+	printf '%s\n' "$add_cc" | grep . >>"$scratch/cc" || true
+	cat "$scratch/to" >>"$scratch/all-to"
+	cat "$scratch/cc" >>"$scratch/all-cc"
+	add_headers "$p" "$(join <"$scratch/to")" \
+		"$(awk 'NR == FNR { t[$0]; next } !($0 in t)' "$scratch/to" "$scratch/cc" | join)"
+done
+cat "$scratch/pm-to" "$scratch/all-to" >"$scratch/c-to"
+cat "$scratch/pm-cc" "$scratch/all-cc" >"$scratch/c-cc"
+add_headers "$cover" "$(join <"$scratch/c-to")" \
+	"$(awk 'NR == FNR { t[$0]; next } !($0 in t)' "$scratch/c-to" "$scratch/c-cc" | join)"
 
 # BRANCH-base: the series' base, as a branch, which b4 prep --enroll
 # takes (our core series below it is on no other branch).

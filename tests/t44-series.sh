@@ -9,7 +9,11 @@
 # branch's description (b4 prep --enroll adopts it); RFC, v2 with the
 # range-diff against v1, In-Reply-To and added recipients; git am takes
 # the series on a fresh copy; check-tree passes after it; bad input
-# changes nothing.  (The tree cannot be compiled: COMPILE=0.)
+# changes nothing.  Only what git tracks is committed, and what the run
+# needs to finish (OUT writable, the tree's checkpatch.pl and
+# get_maintainer.pl) is checked before anything; a check that cannot
+# run fails it.  (The tree cannot be compiled: COMPILE=0; its
+# checkpatch.pl and get_maintainer.pl are stand-ins.)
 # test-run: light
 
 . "$(dirname "$0")/lib.sh"
@@ -24,10 +28,26 @@ SE=$TOP/scripts/series.sh
 
 test_lazy_prereq B4 'command -v b4'
 
-# git_tree DIR: ck_tree in a git work tree, one commit, an identity
+# stand_ins DIR: the tree's scripts/checkpatch.pl (it finds nothing;
+# with CHECKPATCH=PERL, that code runs first) and get_maintainer.pl (a
+# maintainer, a list), and a MAINTAINERS
+stand_ins()
+{
+	mkdir -p "$1"/scripts &&
+	printf "%s\n" "#!/usr/bin/perl" "# stand-in: finds nothing" "${CHECKPATCH:-}" "exit 0;" \
+		>"$1"/scripts/checkpatch.pl &&
+	printf "%s\n" "#!/usr/bin/perl" "# stand-in: one maintainer, one list" "${GET_MAINTAINER:-}" \
+		"print((grep { \$_ eq \"--l\" } @ARGV) ? \"fs-list\\@example.org\\n\" : \"Mae Tainer <mae\\@example.org>\\n\");" \
+		>"$1"/scripts/get_maintainer.pl &&
+	printf "%s\n" "THE REST" "M:	Mae Tainer <mae@example.org>" "S:	Buried alive in reporters" "F:	*" "" \
+		>"$1"/MAINTAINERS
+}
+
+# git_tree DIR: ck_tree in a git work tree with stand_ins, one commit, an
+# identity
 git_tree()
 {
-	ck_tree "$1" &&
+	ck_tree "$1" && stand_ins "$1" &&
 	git -C "$1" init -q -b main && git -C "$1" add -A &&
 	git -C "$1" config user.name "Ann Dev" &&
 	git -C "$1" config user.email ann@example.org &&
@@ -207,6 +227,86 @@ test_expect_success SPATCH "a detached HEAD: the series on its branch, HEAD deta
 	test "$(git -C det rev-parse HEAD)" = "$h" &&
 	! git -C det symbolic-ref -q HEAD &&
 	test "$(git -C det rev-list --count autofreeze/fs)" = 2
+'
+
+test_expect_success SPATCH "a file the conversion would change that git does not track: one line naming it, exit 2, nothing changed" '
+	git_tree ut && git -C ut rm -q --cached fs/xfs/xfs_wq.c && git -C ut commit -qm untrack &&
+	branches ut >before && git -C ut status --porcelain >status.before &&
+	md5sum ut/fs/xfs/*.c >sums.before &&
+	test_exit_code 2 $SE "$TRASH"/ut fs "$TRASH"/out11 2>err &&
+	test_line_count err 1 &&
+	grep -q "^series.sh: fs/xfs/xfs_wq.c: not tracked by git, and the conversion of fs/xfs would change it" err &&
+	branches ut >after && test_cmp before after &&
+	git -C ut status --porcelain >status.after && test_cmp status.before status.after &&
+	md5sum ut/fs/xfs/*.c >sums.after && test_cmp sums.before sums.after &&
+	test "$(git -C ut symbolic-ref --short HEAD)" = main && test ! -e out11
+'
+
+test_expect_success SPATCH "a read-only OUT, or one under a read-only directory: one line, exit 2, before any commit" '
+	git_tree ro && branches ro >before &&
+	mkdir rout && chmod a-w rout &&
+	test_exit_code 2 $SE "$TRASH"/ro fs "$TRASH"/rout 2>err &&
+	test_line_count err 1 && grep -q "^series.sh: OUT=$TRASH/rout: $TRASH/rout is not writable" err &&
+	test -z "$(ls -A rout)" &&
+	test_exit_code 2 $SE "$TRASH"/ro fs "$TRASH"/rout/sub 2>err &&
+	test_line_count err 1 && grep -q "^series.sh: OUT=$TRASH/rout/sub: $TRASH/rout is not writable" err &&
+	test ! -e rout/sub && chmod u+w rout &&
+	branches ro >after && test_cmp before after &&
+	test "$(git -C ro rev-list --count HEAD)" = 1
+'
+
+# no_tool NAME TREE: TREE a git_tree without scripts/NAME
+no_tool()
+{
+	git_tree "$2" && git -C "$2" rm -q "scripts/$1" && git -C "$2" commit -qm "no $1"
+}
+
+for t in checkpatch.pl get_maintainer.pl; do
+	test_expect_success SPATCH "no $t in the tree: one line, exit 2, before anything" '
+		no_tool $t no-${t%.pl} && branches no-${t%.pl} >before &&
+		test_exit_code 2 $SE "$TRASH"/no-${t%.pl} fs "$TRASH"/out-${t%.pl} 2>err &&
+		test_line_count err 1 && grep -q "^series.sh: $TRASH/no-${t%.pl}: no scripts/$t" err &&
+		branches no-${t%.pl} >after && test_cmp before after && test ! -e out-${t%.pl}
+	'
+done
+
+test_expect_success SPATCH "a checkpatch.pl or get_maintainer.pl that does not run: one line, exit 2, before anything" '
+	CHECKPATCH="die \"Can'"'"'t locate Term/ANSIColor.pm in \\@INC\\n\";" git_tree cpdead &&
+	branches cpdead >before &&
+	test_exit_code 2 $SE "$TRASH"/cpdead fs "$TRASH"/out12 2>err &&
+	test_line_count err 1 &&
+	grep -q "^series.sh: $TRASH/cpdead/scripts/checkpatch.pl does not run: Can.t locate Term/ANSIColor.pm" err &&
+	branches cpdead >after && test_cmp before after && test ! -e out12 &&
+	GET_MAINTAINER="die \"MAINTAINERS: cannot parse\\n\";" git_tree gmdead &&
+	branches gmdead >before &&
+	test_exit_code 2 $SE "$TRASH"/gmdead fs "$TRASH"/out13 2>err &&
+	test_line_count err 1 &&
+	grep -q "^series.sh: $TRASH/gmdead/scripts/get_maintainer.pl could not run (.*): MAINTAINERS: cannot parse" err &&
+	branches gmdead >after && test_cmp before after && test ! -e out13
+'
+
+test_expect_success SPATCH "a checkpatch.pl that runs, but not on the patches: exit 2, the tree, its branches and OUT as they were" '
+	CHECKPATCH="exit 0 if \$ARGV[-1] eq \"-\"; die \"Out of memory!\\n\";" git_tree cpfail &&
+	branches cpfail >before &&
+	test_exit_code 2 $SE "$TRASH"/cpfail fs "$TRASH"/out14 2>err &&
+	tail -n 1 err | grep -q "^series.sh: $TRASH/cpfail/scripts/checkpatch.pl could not run on 0001-.*: Out of memory!" &&
+	branches cpfail >after && test_cmp before after && test ! -e out14 &&
+	git -C cpfail diff --quiet HEAD && test -z "$(git -C cpfail status --porcelain)" &&
+	test "$(git -C cpfail symbolic-ref --short HEAD)" = main
+'
+
+# series writes the tree (recovers=1): it puts back first what a killed
+# apply left, then makes the series from the tree as it was.
+test_expect_success SPATCH "a change a killed apply left half done: series puts it back, then makes the series" '
+	git_tree kr &&
+	AUTOFREEZE_FAIL_AFTER=1 AUTOFREEZE_FAIL_SIGNAL=KILL \
+		test_exit_code 137 "$TOP"/scripts/apply.sh "$TRASH"/kr fs/xfs 2>/dev/null &&
+	test -d "$(ktree_state kr)/journal" &&
+	$SE "$TRASH"/kr fs "$TRASH"/out15 2>err &&
+	grep -q "^series.sh: $TRASH/kr: undid a change a killed autofreeze run left half done" err &&
+	test ! -e "$(ktree_state kr)/journal" &&
+	test "$(git -C kr rev-list --count autofreeze/fs)" = 2 &&
+	git -C kr diff --quiet HEAD && test -z "$(git -C kr status --porcelain)"
 '
 
 # e2e_record DIR VERSION: a make e2e record of autofreeze VERSION on 6.1
