@@ -17,7 +17,11 @@ KTREE   ?= $(BUILD)/linux-7.3-vfs
 DIR     ?= fs
 SPATCH  ?= spatch
 
-export TOP BUILD KTREE DIR SPATCH
+# Every variable a user may set reaches the scripts through the
+# environment, never pasted into a recipe's shell text: a quote, a
+# backtick or a $$(...) in a value is data (recipes say "$$KTREE", not
+# "$(KTREE)").  Each mk/*.mk exports its own.
+export TOP BUILD KTREE DIR SPATCH DEPS
 
 .DEFAULT_GOAL := help
 
@@ -39,16 +43,16 @@ help:
 	@echo '           O=<build dir> (series)   O=/KCONFIG=/FILES= (build-check)'
 	@echo '           KVER=6.1|6.12|7.3 E2E_ROLES= E2E_HIBERNATE= E2E_SNAPSHOT= E2E_CYCLES='
 	@echo '           E2E_TIMEOUT= E2E_ACCEL= (e2e)'
-	@echo '           (default KTREE: $(KTREE))'
+	@printf '           (default KTREE: %s)\n' "$$KTREE"
 
 ## deps: install coccinelle and the Debian kernel sources, unpack them under build/; DEPS=tools: only what make check-tree and friends need on your own tree
 .PHONY: deps
 deps:
-	@DEPS="$(DEPS)" $(TOP)/scripts/deps.sh
+	@"$$TOP/scripts/deps.sh"
 
 ## check: run the test suite
 .PHONY: check
 check:
-	@$(TOP)/tests/run
+	@"$$TOP/tests/run"
 
 include $(sort $(wildcard $(TOP)/mk/*.mk))

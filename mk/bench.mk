@@ -5,8 +5,9 @@
 #   make bench [BENCH_TREES="<tree> <tree>..."] [J=n]
 
 BENCH_TREES ?= $(BUILD)/linux-source-6.1 $(BUILD)/linux-source-6.12 $(BUILD)/linux-source-7.3
+export BENCH_TREES
 
 ## bench: time make diff vs spatch by hand and scan vs grep on whole trees (BENCH_TREES); fails if their hunks differ
 .PHONY: bench
 bench: helper
-	@BENCH_TREES="$(BENCH_TREES)" J="$(J)" $(TOP)/scripts/bench.sh
+	@"$$TOP/scripts/bench.sh"

@@ -22,6 +22,9 @@ HELPER_UNITDIR := $(BUILD)/helper
 
 FUZZ_CC        ?= clang
 FUZZ_SECONDS   ?= 60
+# HELPER_CC, HELPER_CFLAGS and FUZZ_CC are command words, as CC and
+# CFLAGS are; every other value reaches its recipe as environment.
+export FUZZ_SECONDS
 FUZZ_DIR       := $(BUILD)/fuzz
 FUZZ_SRC       := $(TOP)/scripts/helper/fuzz/fuzz_lex.c
 FUZZ_CORPUS    := $(TOP)/scripts/helper/fuzz/corpus
@@ -66,7 +69,7 @@ helper-check: helper helper-san
 .PHONY: fuzz
 fuzz: $(FUZZ_DIR)/fuzz_lex
 	@mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/artifacts
-	$(FUZZ_DIR)/fuzz_lex -max_total_time=$(FUZZ_SECONDS) \
+	$(FUZZ_DIR)/fuzz_lex -max_total_time="$$FUZZ_SECONDS" \
 		-max_len=16384 -timeout=10 -print_final_stats=1 \
 		-artifact_prefix=$(FUZZ_DIR)/artifacts/ \
 		$(FUZZ_DIR)/corpus $(FUZZ_CORPUS)

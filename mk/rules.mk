@@ -22,33 +22,30 @@ ADD_TO ?=
 ADD_CC ?=
 CHANGES ?=
 SMPL_URL ?=
-export FORCE JUDGMENTS
+export FORCE JUDGMENTS FORMAT BASE OUT COMPILE BRANCH SUBJECT_PREFIX REROLL \
+	IN_REPLY_TO ADD_TO ADD_CC CHANGES SMPL_URL
 
 ## diff: print the conversion of DIR in KTREE as a -p1 diff (tree untouched)
 .PHONY: diff
 diff: helper
-	@J="$(J)" $(TOP)/scripts/diff.sh "$(KTREE)" "$(DIR)"
+	@"$$TOP/scripts/diff.sh" "$$KTREE" "$$DIR"
 
 ## apply: convert DIR in KTREE in place, all or nothing
 .PHONY: apply
 apply: helper
-	@J="$(J)" $(TOP)/scripts/apply.sh "$(KTREE)" "$(DIR)"
+	@"$$TOP/scripts/apply.sh" "$$KTREE" "$$DIR"
 
 ## report: every freezer use in DIR (converted / kept / manual) and each unit's eligibility; FORMAT=json
 .PHONY: report
 report: helper
-	@J="$(J)" FORMAT="$(FORMAT)" $(TOP)/scripts/report.sh "$(KTREE)" "$(DIR)"
+	@"$$TOP/scripts/report.sh" "$$KTREE" "$$DIR"
 
 ## check-tree: the CI gate: fail (exit 1) on freezer uses or misplaced flags in units that carry the opt-in flag; BASE=<rev> checks only the units a git diff touches; FORMAT=json
 .PHONY: check-tree
 check-tree: helper
-	@J="$(J)" FORMAT="$(FORMAT)" BASE="$(BASE)" $(TOP)/scripts/check-tree.sh "$(KTREE)" "$(DIR)"
+	@"$$TOP/scripts/check-tree.sh" "$$KTREE" "$$DIR"
 
 ## series: in a git KTREE, on a topic branch (BRANCH=), one commit per converted unit of DIR (after make vfs where needed), compiled at its head (COMPILE=0: not), then git format-patch into OUT= with a cover letter; SUBJECT_PREFIX=RFC REROLL=N IN_REPLY_TO= ADD_TO= ADD_CC= CHANGES=FILE SMPL_URL=
 .PHONY: series
 series: helper
-	@J="$(J)" COMPILE="$(COMPILE)" O="$(O)" BRANCH="$(BRANCH)" \
-		SUBJECT_PREFIX="$(SUBJECT_PREFIX)" REROLL="$(REROLL)" \
-		IN_REPLY_TO="$(IN_REPLY_TO)" ADD_TO="$(ADD_TO)" ADD_CC="$(ADD_CC)" \
-		CHANGES="$(CHANGES)" SMPL_URL="$(SMPL_URL)" \
-		$(TOP)/scripts/series.sh "$(KTREE)" "$(DIR)" "$(OUT)"
+	@"$$TOP/scripts/series.sh" "$$KTREE" "$$DIR" "$$OUT"

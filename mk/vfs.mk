@@ -6,14 +6,16 @@
 
 KCONFIG ?= allmodconfig
 J       ?= $(shell nproc)
+O       ?=
+FILES   ?=
+export KCONFIG J O FILES
 
 ## vfs: apply the series of patches/ KTREE's code needs before a conversion: the core VFS series (FS_AUTOFREEZE) on a stable tree, what the suspend freeze lacks on mainline (patches/linux-mainline/)
 .PHONY: vfs
 vfs:
-	@$(TOP)/scripts/vfs.sh "$(KTREE)"
+	@"$$TOP/scripts/vfs.sh" "$$KTREE"
 
 ## build-check: compile every object make vfs/apply touched in KTREE, report failures and new warnings
 .PHONY: build-check
 build-check:
-	@KTREE="$(KTREE)" O="$(O)" FILES="$(FILES)" KCONFIG="$(KCONFIG)" J="$(J)" \
-		$(TOP)/scripts/build-check.sh
+	@"$$TOP/scripts/build-check.sh"

@@ -6,8 +6,10 @@
 # a try_to_freeze() put back into its thread, a WQ_FREEZABLE put back
 # into its workqueue, a use no rule converts, a type of it that lacks
 # the flag, and the flag on a type that should not carry it; BASE=
-# checks only the units a git diff touches; bad input is exit 2, one
-# line; the tree is only read.
+# checks only the units a git diff touches, whatever the files' names
+# (and all of them when the diff touches the suspend freeze), and fails
+# (exit 2) when git cannot tell what changed, never passing on 0 units;
+# bad input is exit 2, one line; the tree is only read.
 # test-run: light
 
 . "$(dirname "$0")/lib.sh"
@@ -24,13 +26,18 @@ fresh()
 	rm -rf ck && cp -a ck.orig ck
 }
 
+# put_back_in FILE: put_back_try_to_freeze, in FILE (xfsaild()'s)
+put_back_in()
+{
+	sed -i "s/^\(\t*\)tout = xfsaild_push(ailp);/\1try_to_freeze();\n&/" "$1" &&
+	test "$(grep -c "try_to_freeze();" "$1")" = 1
+}
+
 # put_back_try_to_freeze: the try_to_freeze() of xfsaild()'s loop
 # again, where 6.1 has it: before "tout = xfsaild_push(ailp);"
 put_back_try_to_freeze()
 {
-	sed -i "s/^\(\t*\)tout = xfsaild_push(ailp);/\1try_to_freeze();\n&/" \
-		ck/fs/xfs/xfs_trans_ail.c &&
-	test "$(grep -c "try_to_freeze();" ck/fs/xfs/xfs_trans_ail.c)" = 1
+	put_back_in ck/fs/xfs/xfs_trans_ail.c
 }
 
 # at FILE PATTERN: "FILE:LINE:COL" of the first PATTERN (a fixed
@@ -137,6 +144,102 @@ test_expect_success SPATCH "BASE=: only the units a git diff touches are checked
 	test_line_count out 1 && grep -q "^fs/xfs/xfs_trans_ail.c:.*try_to_freeze in kernel thread xfsaild()" out &&
 	grep -q ": 1 unit with FS_AUTOFREEZE checked (of those BASE=HEAD touches): 1 error" err &&
 	git -C ck checkout -q fs/xfs/xfs_trans_ail.c
+'
+
+# commit_all DIR MESSAGE: every file of git work tree DIR committed
+commit_all()
+{
+	git -C "$1" add -A && git -C "$1" -c user.name=t -c user.email=t@t commit -qm "$2"
+}
+
+# gitck DIR: ck.orig (converted, clean) at DIR, the top of its own git
+# work tree, all of it committed
+gitck()
+{
+	rm -rf "$1" && cp -a ck.orig "$1" &&
+	git -C "$1" init -q && commit_all "$1" base
+}
+
+# The gate never passes for want of knowing what changed.
+test_expect_success SPATCH "BASE= on a tree untracked inside another git work tree (as build/ trees are): exit 2, one line, with a regression in it" '
+	rm -rf outer && mkdir outer && git -C outer init -q &&
+	echo x >outer/README && commit_all outer readme &&
+	cp -a ck.orig outer/linux &&
+	put_back_in outer/linux/fs/xfs/xfs_trans_ail.c &&
+	test_exit_code 2 env BASE=HEAD $CT "$TRASH"/outer/linux fs >out 2>err &&
+	test_cmp /dev/null out && test_line_count err 1 &&
+	grep -q "^check-tree.sh: BASE=HEAD: .*/outer/linux is not the top of its own git work tree (it lies inside .*/outer.s): cannot tell what changed" err &&
+	echo linux/ >outer/.gitignore &&
+	test_exit_code 2 env BASE=HEAD $CT "$TRASH"/outer/linux fs/xfs 2>err &&
+	test_line_count err 1 && grep -q "is not the top of its own git work tree" err
+'
+
+test_expect_success SPATCH "BASE= on a tree tracked inside a larger repository (not the top of its own): exit 2, one line" '
+	rm -rf super && mkdir super && cp -a ck.orig super/linux &&
+	git -C super init -q && commit_all super base &&
+	test_exit_code 2 env BASE=HEAD $CT "$TRASH"/super/linux fs 2>err &&
+	test_line_count err 1 && grep -q "is not the top of its own git work tree" err
+'
+
+test_expect_success SPATCH "BASE= where git tracks no file of DIR: exit 2, one line" '
+	rm -rf notr && cp -a ck.orig notr && git -C notr init -q &&
+	git -C notr add Makefile && git -C notr -c user.name=t -c user.email=t@t commit -qm top &&
+	put_back_in notr/fs/xfs/xfs_trans_ail.c &&
+	test_exit_code 2 env BASE=HEAD $CT "$TRASH"/notr fs 2>err &&
+	test_line_count err 1 &&
+	grep -q "^check-tree.sh: BASE=HEAD: git tracks no file of fs in .*/notr: cannot tell what changed" err
+'
+
+test_expect_success SPATCH "BASE= a commit git cannot diff against (its tree object lost): exit 2, one line" '
+	gitck lost &&
+	tree=$(git -C lost rev-parse "HEAD^{tree}") &&
+	rm -f lost/.git/objects/${tree:0:2}/${tree:2} &&
+	git -C lost rev-parse -q --verify "HEAD^{commit}" >/dev/null &&
+	test_exit_code 2 env BASE=HEAD $CT "$TRASH"/lost fs >out 2>err &&
+	test_cmp /dev/null out && test_line_count err 1 &&
+	grep -q "^check-tree.sh: BASE=HEAD: git diff failed: .*: cannot tell what changed" err
+'
+
+test_expect_success SPATCH "BASE=: a regression in a file whose name git quotes (a quote, a non-ASCII letter) is checked" '
+	gitck odd &&
+	git -C odd mv fs/xfs/xfs_trans_ail.c "fs/xfs/xfs \"trans\" ail-é.c" &&
+	commit_all odd rename &&
+	f="odd/fs/xfs/xfs \"trans\" ail-é.c" &&
+	put_back_in "$f" &&
+	test_exit_code 1 env BASE=HEAD $CT "$TRASH"/odd fs >out 2>err &&
+	test_line_count out 1 && grep -q "try_to_freeze in kernel thread xfsaild()" out &&
+	grep -q ": 1 unit with FS_AUTOFREEZE checked (of those BASE=HEAD touches): 1 error" err
+'
+
+test_expect_success SPATCH "BASE=: a new file not yet added to git, in a flagged unit, is checked" '
+	gitck new &&
+	cp "$FIXTURES"/try-to-freeze-value-used/mm/vmscan.c new/fs/xfs/xfs_manual.c &&
+	test_exit_code 1 env BASE=HEAD $CT "$TRASH"/new fs >out 2>err &&
+	grep -q "^fs/xfs/xfs_manual.c:.*: error: try_to_freeze: fs/xfs carries FS_AUTOFREEZE, yet this is still here" out &&
+	grep -q "(of those BASE=HEAD touches): 3 errors" err
+'
+
+test_expect_success SPATCH "BASE=: a change to the suspend freeze (fs/super.c) checks every flagged unit of DIR" '
+	gitck frz &&
+	put_back_in frz/fs/xfs/xfs_trans_ail.c &&
+	commit_all frz "regression, before BASE" &&
+	echo "/* changed */" >>frz/fs/super.c && commit_all frz "the freeze" &&
+	test_exit_code 1 env BASE=HEAD~1 $CT "$TRASH"/frz fs/xfs >out 2>err &&
+	test_line_count out 1 && grep -q "try_to_freeze in kernel thread xfsaild()" out &&
+	grep -q "^check-tree.sh: fs/xfs: 1 unit with FS_AUTOFREEZE checked (BASE=HEAD~1 touches the suspend freeze: fs/super.c): 1 error" err &&
+	mkdir -p frz/kernel/power && echo "/* pm */" >frz/kernel/power/main.c && commit_all frz pm &&
+	test_exit_code 1 env BASE=HEAD~1 $CT "$TRASH"/frz fs/xfs >out 2>err &&
+	grep -q "touches the suspend freeze: kernel/power/main.c" err
+'
+
+test_expect_success SPATCH "BASE=: a change that only moves a file out of a flagged unit: the unit checked" '
+	gitck ren &&
+	put_back_in ren/fs/xfs/xfs_trans_ail.c &&
+	commit_all ren regression &&
+	git -C ren mv fs/xfs/xfs_wq.c fs/ramfs/wq.c && commit_all ren move &&
+	test_exit_code 1 env BASE=HEAD~1 $CT "$TRASH"/ren fs >out 2>err &&
+	grep -q "try_to_freeze in kernel thread xfsaild()" out &&
+	grep -q "(of those BASE=HEAD~1 touches)" err
 '
 
 test_expect_success SPATCH "make check-tree: the same findings, a failing status" '

@@ -288,7 +288,7 @@ static bool ends_statement(const char *l)
  */
 static char *statement_to(const char *path, unsigned int line)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = open_regular(path);
 	strvec lines = { 0 };
 	char *buf = NULL, *r;
 	size_t cap = 0, first, i, len = 0;

@@ -26,7 +26,8 @@ static char *makefile_var(const char *path, const char *name)
 	char *buf = NULL, *p, *r = NULL;
 	size_t len, cap = 0, n = strlen(name);
 
-	if (read_file(path, &buf, &len, &cap, NULL, NULL))
+	/* a FIFO or a device there makes no kernel tree */
+	if (!is_file(path) || read_file(path, &buf, &len, &cap, NULL, NULL))
 		return NULL;
 	for (p = buf; p && p < buf + len; p = memchr(p, '\n', buf + len - p)) {
 		if (*p == '\n')
@@ -130,15 +131,23 @@ char *ktree_resolve(const char *ktree, const char *dir, struct ktree_dir *kd)
 {
 	char root[PATH_MAX], real[PATH_MAX], *p;
 	const char *why;
+	bool resolved;
 	size_t n;
 
 	memset(kd, 0, sizeof(*kd));
-	why = ktree_problem(ktree);
+	/*
+	 * From here on the helper reads the tree's files from inside it
+	 * only, its own top Makefile first.
+	 */
+	resolved = is_dir(ktree) && realpath(ktree, root);
+	if (resolved)
+		read_confine(root);
+	why = ktree_problem(resolved ? root : ktree);
 	if (why)
 		return xasprintf("KTREE=%s: %s%s", ktree, why,
 				 is_dir(ktree) ? "" :
 				 " (make deps, or KTREE=<kernel tree>)");
-	if (!realpath(ktree, root))
+	if (!resolved)
 		return xasprintf("KTREE=%s: %s", ktree, strerror(errno));
 	if (dir[0] == '/')
 		return xasprintf("DIR=%s: must be relative to KTREE", dir);
@@ -172,6 +181,16 @@ void ktree_dir_free(struct ktree_dir *kd)
 	memset(kd, 0, sizeof(*kd));
 }
 
+/* Print WHY, which quotes KTREE or DIR as given, on one line; free it. */
+static void warn_one_line(char *why)
+{
+	char *line = one_line(why);
+
+	af_warn(NULL, "%s", line);
+	free(line);
+	free(why);
+}
+
 int cmd_ktree(int argc, char **argv)
 {
 	struct ktree_dir kd;
@@ -183,8 +202,7 @@ int cmd_ktree(int argc, char **argv)
 	}
 	why = ktree_resolve(argv[1], argv[2], &kd);
 	if (why) {
-		af_warn(NULL, "%s", why);
-		free(why);
+		warn_one_line(why);
 		return EXIT_BADINPUT;
 	}
 	printf("%s\t%s\n", kd.root, kd.dir);
@@ -203,8 +221,7 @@ int ktree_only_arg(const char *cmd, int argc, char **argv,
 	}
 	why = ktree_resolve(argv[1], ".", kd);
 	if (why) {
-		af_warn(NULL, "%s", why);
-		free(why);
+		warn_one_line(why);
 		return EXIT_BADINPUT;
 	}
 	return 0;

@@ -596,12 +596,18 @@ static void scan_free(struct scan *sc)
 int cmd_scan(int argc, char **argv)
 {
 	struct scan sc = { 0 };
+	char *cwd;
 	int rc;
 
 	sc.jobs = ncpus();
 	rc = scan_options(&sc, argc, argv);
 	if (rc >= 0)
 		return rc;
+	/* The drivers run scan in KTREE: read nothing a link leads out of. */
+	cwd = realpath(".", NULL);
+	if (cwd)
+		read_confine(cwd);
+	free(cwd);
 	read_asked(&sc, argv + optind, argc - optind);
 	read_units_of_uses(&sc);
 	read_for_call_graph(&sc);

@@ -300,15 +300,72 @@ const char **strset_sorted(const struct strset *s, size_t *n)
 }
 
 /*
+ * The kernel tree the helper reads (read_confine()): its real path, and
+ * the working directory relative paths start from.
+ */
+static char *confine_root, *confine_cwd;
+
+void read_confine(const char *root)
+{
+	free(confine_root);
+	free(confine_cwd);
+	confine_root = strcmp(root, "/") ? xstrdup(root) : NULL;
+	confine_cwd = getcwd(NULL, 0);
+}
+
+/* PATH lies inside DIR, a real path ("/" excluded), as a string. */
+static bool path_under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return !strncmp(path, dir, n) && path[n] == '/';
+}
+
+/*
+ * PATH, spelled inside the confined tree, was opened as FD: it must be
+ * a file of the tree once its symbolic links and ".." are followed, or
+ * a Makefile, a Kconfig or a source of the tree would be read from
+ * anywhere.  Dies naming it otherwise.
+ */
+static void check_confined(const char *path, int fd)
+{
+	char link[64], real[PATH_MAX], *spelled;
+	ssize_t n;
+
+	if (!confine_root)
+		return;
+	spelled = path[0] == '/' || !confine_cwd ? xstrdup(path) :
+		path_join(confine_cwd, path);
+	if (!path_under(spelled, confine_root)) {
+		free(spelled);
+		return;
+	}
+	free(spelled);
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, real, sizeof(real) - 1);
+	if (n > 0 && real[0] == '/')
+		real[n] = '\0';
+	else if (!realpath(path, real))
+		af_die(EXIT_BADINPUT, path, "%s", strerror(errno));
+	if (!path_under(real, confine_root))
+		af_die(EXIT_BADINPUT, path, "leads outside the kernel tree %s "
+		       "(to %s, through a symbolic link or ..): not read",
+		       confine_root, real);
+}
+
+/*
  * Open PATH for reading as a source file: not a directory, and small
  * enough for 32-bit offsets.  Returns the descriptor with *ST filled, or
- * -1 with errno.
+ * -1 with errno.  Anything but a regular file (a FIFO would block the
+ * read forever, a device never end), or a file of the confined tree
+ * that lies outside it, is refused: one line, exit 2.
  */
 int open_source(const char *path, struct stat *st)
 {
 	int fd, err;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: opening a FIFO does not wait for a writer */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return -1;
 	if (fstat(fd, st) < 0)
@@ -317,6 +374,11 @@ int open_source(const char *path, struct stat *st)
 		errno = EISDIR;
 		goto fail;
 	}
+	if (!S_ISREG(st->st_mode))
+		af_die(EXIT_BADINPUT, path, "not a regular file (%s): not read",
+		       S_ISFIFO(st->st_mode) ? "a FIFO" :
+		       S_ISSOCK(st->st_mode) ? "a socket" : "a device");
+	check_confined(path, fd);
 	if (st->st_size > (off_t)(UINT32_MAX / 2)) {
 		errno = EFBIG;
 		goto fail;
@@ -327,6 +389,20 @@ fail:
 	close(fd);
 	errno = err;
 	return -1;
+}
+
+FILE *open_regular(const char *path)
+{
+	struct stat st;
+	FILE *f;
+	int fd = open_source(path, &st);
+
+	if (fd < 0)
+		return NULL;
+	f = fdopen(fd, "r");
+	if (!f)
+		close(fd);
+	return f;
 }
 
 int read_file(const char *path, char **buf, size_t *len, size_t *cap,
@@ -535,6 +611,26 @@ int walk_sources(const char *dir,
 	}
 	vec_free(&ents);
 	return 0;
+}
+
+char *one_line(const char *s)
+{
+	char *r = xmalloc(strlen(s) * 4 + 1), *d = r;
+
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '\n')
+			d += sprintf(d, "\\n");
+		else if (c == '\t')
+			d += sprintf(d, "\\t");
+		else if (c < 0x20 || c == 0x7f)
+			d += sprintf(d, "\\%03o", c);
+		else
+			*d++ = (char)c;
+	}
+	*d = '\0';
+	return r;
 }
 
 void json_str(FILE *f, const char *s)

@@ -162,8 +162,19 @@ bool strvec_has(const strvec *v, const char *s);
 /* Free the strings of V, then V. */
 void strvec_free(strvec *v);
 
-/* Read a whole file; returns 0, or -1 with errno set. */
+/*
+ * Only regular files are read, and once read_confine(ROOT) is called,
+ * only from inside the kernel tree at ROOT (a real path): a path spelled
+ * inside it that a symbolic link or ".." leads out of is refused, as is
+ * a FIFO or a device anywhere (one line naming it, EXIT_BADINPUT).
+ * ktree_resolve() confines the commands that read a tree.
+ */
+void read_confine(const char *root);
+/* Open PATH to read it; -1 with errno (EISDIR for a directory). */
 int open_source(const char *path, struct stat *st);
+/* open_source() as a stdio stream, or NULL with errno. */
+FILE *open_regular(const char *path);
+/* Read a whole file; returns 0, or -1 with errno set. */
 int read_file(const char *path, char **buf, size_t *len, size_t *cap,
 	      dev_t *dev, ino_t *ino);
 
@@ -207,6 +218,12 @@ void list_subdirs(const char *dir, const char *prefix, strvec *out);
 char *path_join(const char *a, const char *b);
 /* PATH without trailing slashes and doubled slashes; malloc'ed. */
 char *path_clean(const char *path);
+
+/*
+ * S with its control characters written as \n, \t or \ooo: a message
+ * that quotes a user's value stays one line.  Malloc'ed.
+ */
+char *one_line(const char *s);
 
 /* Write S as a JSON string literal (with the quotes). */
 void json_str(FILE *f, const char *s);

@@ -747,6 +747,7 @@ int main(void)
 	test_layout();
 	test_nofreeze();
 	test_freezepath();
+	test_inside();
 	printf("# %d checks, %d failed\n", checks, failed);
 	return failed ? 1 : 0;
 }

@@ -17,5 +17,7 @@ void check_str(const char *got, const char *want, const char *what);
 void test_layout(void);
 /* freezepath-tests.c: the freeze's flag test, partial series, PM calls */
 void test_freezepath(void);
+/* inside-tests.c: only regular files inside the tree are read (util.c) */
+void test_inside(void);
 
 #endif /* AF_UNIT_H */
