@@ -327,6 +327,21 @@ for v in ${T50_VERSIONS:-6.1 6.12 7.3}; do
 	fi
 done
 
+# Each series of patches/ as the list reads it: the checkpatch.pl
+# --strict of the kernel it is for reports nothing but the sign-off it
+# leaves to whoever sends it (patches/README).
+for d in linux-6.1:6.1 linux-6.12:6.12 linux-mainline:7.3; do
+	v=${d#*:}
+	test_expect_success "KTREE_${v/./_}" \
+		"patches/${d%:*}/: checkpatch.pl --strict of linux-${d#*:} reports nothing but the missing sign-off" '
+		(cd "$TOP/build/linux-source-${d#*:}" &&
+		 perl scripts/checkpatch.pl --strict --show-types -q \
+			"$TOP"/patches/${d%:*}/000[1-9]*.patch) >cp.out 2>&1;
+		grep -E "^(ERROR|WARNING|CHECK):" cp.out | grep -v "^ERROR:MISSING_SIGN_OFF:" >cp.bad;
+		test_line_count cp.bad 0 && grep -q "^ERROR:MISSING_SIGN_OFF:" cp.out
+	'
+done
+
 test_expect_success "make vfs refuses a tree no series fits: exit 2, one line" '
 	mkdir -p fake-4.9/include/linux fake-4.9/kernel/power fake-4.9/fs &&
 	printf "VERSION = 4\nPATCHLEVEL = 9\nSUBLEVEL = 0\n" >fake-4.9/Makefile &&
