@@ -38,10 +38,10 @@ no_pwn()
 }
 
 # one_line_from PROG: stderr (err) is one line naming PROG, besides
-# make's own "make: *** [...] Error 2"
+# make's own "make: *** [...] Error 2" ("make[1]: ..." under make check)
 one_line_from()
 {
-	grep -v "^make: \*\*\* " err >err.script
+	grep -vE "^make(\[[0-9]+\])?: \*\*\* " err >err.script
 	test_line_count err.script 1 && grep -q "^$1: " err.script
 }
 
