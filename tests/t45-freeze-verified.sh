@@ -71,6 +71,19 @@ check_fails()
 	test $rc -eq 1 && grep -Eq "$2" out
 }
 
+# both_refuse TREE TEXT: make vfs and make apply DIR=fs/ext2 on TREE
+# each refuse in one line holding TEXT, and leave TREE as it was.
+both_refuse()
+{
+	sums "$1" >before &&
+	test_exit_code 2 "$TOP"/scripts/vfs.sh "$1" >out 2>err &&
+	cat err && one_line vfs.sh err && grep -qF "$2" err &&
+	test_exit_code 2 "$TOP"/scripts/apply.sh "$1" fs/ext2 >out 2>err &&
+	one_line apply.sh err && grep -qF "$2" err &&
+	sums "$1" >after &&
+	test_cmp before after
+}
+
 P612=$TOP/patches/linux-6.12
 P61=$TOP/patches/linux-6.1
 S612=$TOP/build/linux-source-6.12
@@ -142,16 +155,7 @@ test_expect_success KTREE_6_12,SPATCH "6.12: without freeze_processes()'s call, 
 	cp -p "$f" process.c.good &&
 	edit_new "$f" "/error = fs_suspend_freeze();/d" process.c.good &&
 	check_fails k612 "^kernel/power/process.c:[0-9]+:1: error: fs/ext2 carries .*: the PM core never gets to fs_suspend_freeze_sb\(\): freeze_processes\(\) \(kernel/power/process.c:[0-9]+\) calls no fs_suspend_freeze\(\)" &&
-	sums k612 >before &&
-	test_exit_code 2 "$TOP"/scripts/vfs.sh k612 >out 2>err &&
-	cat err &&
-	one_line vfs.sh err &&
-	grep -q "calls no fs_suspend_freeze()" err &&
-	test_exit_code 2 "$TOP"/scripts/apply.sh k612 fs/ext2 >out 2>err &&
-	one_line apply.sh err &&
-	grep -q "calls no fs_suspend_freeze()" err &&
-	sums k612 >after &&
-	test_cmp before after &&
+	both_refuse k612 "calls no fs_suspend_freeze()" &&
 	put_back "$f" process.c.good &&
 	"$TOP"/scripts/check-tree.sh k612 fs/ext2 >out 2>err
 '
@@ -206,16 +210,7 @@ test_expect_success KTREE_7_3 "7.3 without suspend_prepare()'s call of filesyste
 	cat out &&
 	test "$(cut -f2 out)" = none &&
 	grep -q "suspend_prepare() (kernel/power/suspend.c:[0-9]*) calls no filesystems_freeze()" out &&
-	sums k73 >before &&
-	test_exit_code 2 "$TOP"/scripts/vfs.sh k73 >out 2>err &&
-	cat err &&
-	one_line vfs.sh err &&
-	grep -q "calls no filesystems_freeze()" err &&
-	test_exit_code 2 "$TOP"/scripts/apply.sh k73 fs/ext2 >out 2>err &&
-	one_line apply.sh err &&
-	grep -q "calls no filesystems_freeze()" err &&
-	sums k73 >after &&
-	test_cmp before after
+	both_refuse k73 "calls no filesystems_freeze()"
 '
 
 test_expect_success KTREE_7_3,SPATCH "7.3 converted: check-tree fails in kernel/power/suspend.c without the call, in fs/super.c with the flag test inverted" '

@@ -65,10 +65,29 @@ static void put_file(const char *path, const char *text)
 	}
 }
 
+/* How reading each path ends once reads are confined to the tree. */
+static const struct {
+	const char *path;	/* relative to the tree, or to its parent */
+	bool outside;		/* spelled from the tree's parent */
+	int ends;		/* read_ends() */
+	const char *what;
+} confined[] = {
+	{ "a.c", false, 0, "a file of the tree is read" },
+	{ "in.c", false, 0,
+	  "a symbolic link that stays inside the tree is read" },
+	{ "out.c", false, EXIT_BADINPUT,
+	  "a symbolic link out of the tree is refused (exit 2)" },
+	{ "sub/../../outside.c", false, EXIT_BADINPUT,
+	  "a path with .. out of the tree is refused (exit 2)" },
+	{ "outside.c", true, 0, "a file outside the tree, spelled so, is read" },
+	{ "missing.c", false, -1, "a missing file is an error, not a refusal" },
+};
+
 void test_inside(void)
 {
 	char tmpl[] = "/tmp/af-inside.XXXXXX", root[PATH_MAX];
 	char *dir = mkdtemp(tmpl), *tree, *p, *q;
+	size_t i;
 	char *one;
 
 	one = one_line("KTREE=a\nb\tc\001d");
@@ -112,29 +131,13 @@ void test_inside(void)
 	free(p);
 
 	read_confine(root);
-	p = path_join(root, "a.c");
-	check(read_ends(p) == 0, "confined: a file of the tree is read");
-	free(p);
-	p = path_join(root, "in.c");
-	check(read_ends(p) == 0,
-	      "confined: a symbolic link that stays inside the tree is read");
-	free(p);
-	p = path_join(root, "out.c");
-	check(read_ends(p) == EXIT_BADINPUT,
-	      "confined: a symbolic link out of the tree is refused (exit 2)");
-	free(p);
-	p = path_join(root, "sub/../../outside.c");
-	check(read_ends(p) == EXIT_BADINPUT,
-	      "confined: a path with .. out of the tree is refused (exit 2)");
-	free(p);
-	p = path_join(dir, "outside.c");
-	check(read_ends(p) == 0,
-	      "confined: a file outside the tree, spelled so, is read");
-	free(p);
-	p = path_join(root, "missing.c");
-	check(read_ends(p) == -1, "confined: a missing file is an error, "
-	      "not a refusal");
-	free(p);
+	for (i = 0; i < sizeof(confined) / sizeof(confined[0]); i++) {
+		p = path_join(confined[i].outside ? dir : root,
+			      confined[i].path);
+		check(read_ends(p) == confined[i].ends, "confined: %s",
+		      confined[i].what);
+		free(p);
+	}
 	read_confine("/");
 
 	q = xasprintf("rm -rf '%s'", dir);
