@@ -58,13 +58,7 @@ state_check
 ktree=$KTREE
 # The tree's lock, for the whole run: what is compiled and its record
 # (touched, orig/) stay as they are.  Under series.sh, which holds it,
-# the lock comes as the inherited descriptor AUTOFREEZE_LOCK_FD.
-if [ -n "${AUTOFREEZE_LOCK_FD:-}" ] &&
-   [ "$(readlink "/proc/self/fd/$AUTOFREEZE_LOCK_FD" 2>/dev/null)" = "$(cd "$ktree" && pwd -P)" ] &&
-   flock -n "$AUTOFREEZE_LOCK_FD" 2>/dev/null; then
-	# shellcheck disable=SC2034 # tree_lock's
-	tree_locked=1
-fi
+# it is handed over (tree_lock).
 tree_lock
 [ -d "$ktree/scripts/kconfig" ] ||
 	die "KTREE=$ktree: no scripts/kconfig, cannot configure a build"

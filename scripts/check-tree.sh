@@ -25,16 +25,6 @@ prog=check-tree.sh
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 . "$TOP/scripts/lib/ktree.sh"
 . "$TOP/scripts/lib/plan.sh"
-# shown VALUE: VALUE as a message quotes it, on one line (a newline in
-# it written as bash's $'...' does)
-shown()
-{
-	case $1 in
-	*[[:cntrl:]]*) printf '%q' "$1" ;;
-	*) printf '%s' "$1" ;;
-	esac
-}
-
 jobs_check
 driver_args "$@"
 case ${FORMAT:-text} in

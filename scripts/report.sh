@@ -19,7 +19,7 @@ jobs_check
 driver_args "$@"
 # FORMAT is the helper's to know: ask it now, before any work.
 if ! err=$("$AF" report -f "${FORMAT:-text}" -h 2>&1 >/dev/null); then
-	echo "$prog: FORMAT=${FORMAT:-}: ${err#autofreeze: report: }" >&2
+	echo "$prog: FORMAT=$(shown "${FORMAT:-}"): ${err#autofreeze: report: }" >&2
 	exit 2
 fi
 

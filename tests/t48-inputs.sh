@@ -218,13 +218,17 @@ test_expect_success SPATCH "DIR with .. out of the tree: exit 2, one line" '
 	one_line_from check-tree.sh && grep -q "DIR=fs/../..: outside KTREE" err
 '
 
-test_expect_success "KTREE, DIR, BASE, FORMAT with a newline: the message stays one line" '
+test_expect_success "KTREE, DIR, BASE, FORMAT, J with a newline: the message stays one line" '
 	test_exit_code 2 $S/check-tree.sh "$(printf "no\nsuch")" fs 2>err &&
 	one_line_from check-tree.sh && grep -q "KTREE=no.nsuch: no such directory" err &&
 	test_exit_code 2 $S/check-tree.sh "$TRASH"/ck "$(printf "f\ns")" 2>err &&
 	one_line_from check-tree.sh &&
 	test_exit_code 2 env FORMAT="$(printf "te\nxt")" $S/check-tree.sh "$TRASH"/ck fs 2>err &&
-	one_line_from check-tree.sh
+	one_line_from check-tree.sh &&
+	test_exit_code 2 env FORMAT="$(printf "te\nxt")" $S/report.sh "$TRASH"/ck fs 2>err &&
+	one_line_from report.sh &&
+	test_exit_code 2 env J="$(printf "1\n2")" $S/diff.sh "$TRASH"/ck fs 2>err &&
+	one_line_from diff.sh
 '
 
 test_expect_success SPATCH "BASE with a newline or a leading dash: exit 2, one line, git given no option" '

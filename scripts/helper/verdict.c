@@ -1198,7 +1198,7 @@ static bool format_is_json(const char *cmd, const char *format)
 {
 	if (strcmp(format, "json") && strcmp(format, "text"))
 		af_die(EXIT_BADINPUT, NULL, "%s: unknown format '%s' (text or "
-		       "json)", cmd, format);
+		       "json)", cmd, one_line(format));
 	return !strcmp(format, "json");
 }
 

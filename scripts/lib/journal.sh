@@ -163,10 +163,19 @@ state_bad()
 }
 
 # tree_lock: an exclusive flock on the tree's top directory, held until
-# the driver exits; a second writer refuses at once.
+# the driver exits; a second writer refuses at once.  A driver run by
+# one that holds it (series.sh runs build-check.sh) is handed it as the
+# inherited descriptor AUTOFREEZE_LOCK_FD.
 tree_lock()
 {
 	[ -z "${tree_locked:-}" ] || return 0
+	if [ -n "${AUTOFREEZE_LOCK_FD:-}" ] &&
+	   [ "$(readlink "/proc/self/fd/$AUTOFREEZE_LOCK_FD" 2>/dev/null)" = "$(cd "$KTREE" && pwd -P)" ] &&
+	   flock -n "$AUTOFREEZE_LOCK_FD" 2>/dev/null; then
+		tree_lock_fd=$AUTOFREEZE_LOCK_FD
+		tree_locked=1
+		return 0
+	fi
 	exec {tree_lock_fd}<"$KTREE"
 	if ! flock -n "$tree_lock_fd"; then
 		echo "$prog: $KTREE: another autofreeze run is changing this tree; nothing changed" >&2

@@ -69,6 +69,17 @@ ktree_check()
 	fi
 }
 
+# shown VALUE: VALUE as a message quotes it, on one line (a newline in
+# it written as bash's $'...' does): a message is one line, whatever
+# the user gave.
+shown()
+{
+	case $1 in
+	*[[:cntrl:]]*) printf '%q' "$1" ;;
+	*) printf '%s' "$1" ;;
+	esac
+}
+
 # jobs_check: J, the number of parallel jobs (default: the number of
 # CPUs), is a whole number of 1 or more.  Sets J; on anything else prints
 # one line naming $prog and exits 2, before any work is done.
@@ -77,7 +88,7 @@ jobs_check()
 	J=${J:-$(nproc)}
 	case $J in
 	*[!0-9]* | 0 | 0[0-9]*)
-		echo "$prog: J=$J: not a number of jobs (1 or more)" >&2
+		echo "$prog: J=$(shown "$J"): not a number of jobs (1 or more)" >&2
 		exit 2 ;;
 	esac
 }
