@@ -1,22 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/// Let the VFS freeze a filesystem on suspend: add the opt-in flag,
-/// FS_AUTOFREEZE (our core series) or, on mainline, FS_POWER_FREEZE:
-///   -D flag=FS_POWER_FREEZE
-/// (default FS_AUTOFREEZE); use the one the tree's suspend freeze tests.
+/// Let the VFS freeze a filesystem on suspend and hibernation: add the
+/// opt-in flag its suspend freeze tests, FS_POWER_FREEZE on mainline
+/// (FS_AUTOFREEZE with autofreeze's core series on 6.1 and 6.12), to
+/// the file_system_types named:
+///   -D fs_types=xfs_fs_type,ext4_fs_type -D flag=FS_POWER_FREEZE
 ///
-/// Only for a filesystem whose kthread freezer calls are gone, that is
-/// block-device backed (FS_REQUIRES_DEV) and whose super_operations
-/// provide freeze_fs or freeze_super. Which file_system_types qualify
-/// is decided from the whole filesystem, so they are named:
-///   -D fs_types=xfs_fs_type,ext4_fs_type
-/// Without the list, report mode names the FS_REQUIRES_DEV types that
-/// lack the flag, as candidates to check.
+/// A type qualifies once its filesystem's kernel threads and workqueues
+/// no longer freeze themselves, and only where its freeze quiesces
+/// them: a fact about the whole filesystem and the tree's suspend
+/// freeze, which autofreeze's helper decides ("make diff" gives both
+/// -D, with the conversion they belong to).  Without them the rule
+/// adds nothing and reports nothing.
 //
-// Confidence: High
+// Confidence: High (with the helper's -D fs_types and flag; without them it does nothing)
 // Copyright: (C) 2026 The autofreeze authors.
 // URL: https://lwn.net/Articles/935602/
 // Options: --no-includes --include-headers
-// Keywords: freezer, FS_AUTOFREEZE, FS_POWER_FREEZE, file_system_type
+// Requires: 1.1.0
+// Keywords: freezer, FS_POWER_FREEZE, FS_AUTOFREEZE, file_system_type
 
 virtual patch
 virtual context
@@ -27,10 +28,11 @@ virtual report
 @@
 wanted = set()
 with_flags = {}
-flag_name = "FS_AUTOFREEZE"
+# The tree's flag: no default, a flag the tree lacks would not compile.
+flag_name = []
 
 def named(t):
-	return str(t) in wanted
+	return bool(flag_name) and str(t) in wanted
 
 @initialize:python@
 names << virtual.fs_types;
@@ -40,16 +42,24 @@ wanted.update(n.strip() for n in names.split(",") if n.strip())
 @initialize:python@
 f << virtual.flag;
 @@
-flag_name = f.strip() or flag_name
+if f.strip():
+	flag_name[:] = [f.strip()]
+
+// A file with no file_system_type has nothing for this rule: every
+// rule below depends on this one (spatch's keyword prefilter).
+@fs_type_token@
+identifier t;
+@@
+struct file_system_type t = { ... };
 
 // The flag, as an identifier the rules below can add.
-@script:python opt_in@
+@script:python opt_in depends on fs_type_token@
 flag;
 @@
-coccinelle.flag = cocci.make_ident(flag_name)
+coccinelle.flag = cocci.make_ident(flag_name[0] if flag_name else "FS_POWER_FREEZE")
 
 // Types that have a .fs_flags initializer, and whether it has the flag.
-@flags_field@
+@flags_field depends on fs_type_token@
 identifier t;
 expression E;
 @@
@@ -61,10 +71,10 @@ struct file_system_type t = {
 t << flags_field.t;
 E << flags_field.E;
 @@
-with_flags[str(t)] = flag_name in E
+with_flags[str(t)] = bool(flag_name) and flag_name[0] in E
 
 // "| flag" after E, not E replaced: E keeps its own line breaks.
-@add_to_flags depends on patch@
+@add_to_flags depends on patch && fs_type_token@
 identifier opt_in.flag;
 identifier t : script:python() { named(t) and not with_flags.get(t, True) };
 expression E;
@@ -75,7 +85,7 @@ struct file_system_type t = {
 	,
 };
 
-@add_flags_field depends on patch@
+@add_flags_field depends on patch && fs_type_token@
 identifier opt_in.flag;
 identifier t : script:python() { named(t) and t not in with_flags };
 @@
@@ -86,7 +96,7 @@ struct file_system_type t = {
 
 // report, context and org
 
-@autofreeze_candidate depends on !patch@
+@flag_wanted depends on !patch && fs_type_token@
 identifier t;
 expression E;
 position p;
@@ -96,14 +106,9 @@ struct file_system_type t@p = {
 };
 
 @script:python depends on report@
-t << autofreeze_candidate.t;
-E << autofreeze_candidate.E;
-p << autofreeze_candidate.p;
+t << flag_wanted.t;
+E << flag_wanted.E;
+p << flag_wanted.p;
 @@
-if flag_name in E:
-	pass
-elif named(t):
-	coccilib.report.print_report(p[0], "%s: add %s" % (t, flag_name))
-elif not wanted and "FS_REQUIRES_DEV" in E:
-	coccilib.report.print_report(p[0],
-		"%s: %s candidate once its kthread freezer calls are gone" % (t, flag_name))
+if named(t) and flag_name[0] not in E:
+	coccilib.report.print_report(p[0], "%s: add %s" % (t, flag_name[0]))

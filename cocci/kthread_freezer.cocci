@@ -1,39 +1,38 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/// Remove the kthread freezer from kernel threads.
+/// Remove the kthread freezer from a filesystem's kernel threads.
 ///
-/// A filesystem that sets FS_AUTOFREEZE is frozen by the VFS on suspend,
-/// through the same freeze_super() path fsfreeze uses, so its threads
-/// need not freeze themselves. In a kernel thread only (a function that
-/// calls set_freezable(), or one passed to kthread_run(), kthread_create()
-/// and friends or to a sunrpc svc pool): set_freezable() and
-/// try_to_freeze() go, so do freezing(current) tests, freezable sleeps
-/// become plain ones and TASK_FREEZABLE leaves the thread's own sleeps.
-/// A label left with no goto, and an unused <linux/freezer.h> in a .c
-/// file, go too (a blank line above the include stays; one Coccinelle
-/// cannot take out alone, the first #include under the file's header
-/// comment, is reported, to drop by hand).
+/// A filesystem whose type carries the opt-in flag its tree's suspend
+/// freeze tests (FS_POWER_FREEZE on mainline, FS_AUTOFREEZE with
+/// autofreeze's core series) is frozen by the VFS on suspend and
+/// hibernation, through freeze_super() as fsfreeze does, so its threads
+/// need not freeze themselves.  In a kernel thread only (a function
+/// that calls set_freezable(), or one passed to kthread_run(),
+/// kthread_create() and friends or to a sunrpc svc pool):
+/// set_freezable() and try_to_freeze() go, so do freezing(current)
+/// tests, freezable sleeps become plain ones and TASK_FREEZABLE leaves
+/// the thread's own sleeps.  A label left with no goto, and an unused
+/// <linux/freezer.h> in a .c file, go too.  A thread with a use that
+/// has no mechanical conversion (a non-NULL was_frozen, a
+/// try_to_freeze() whose value is used) is left whole; freezer calls
+/// in user context are never rewritten.
 ///
-/// A thread with a freezer use that has no mechanical conversion (a
-/// non-NULL was_frozen, a try_to_freeze() whose value is used) is left
-/// whole and reported: removing the rest would change what that use
-/// does. Freezer calls in user context (ioctls, trim loops, waits that
-/// user tasks make) are reported as kept, never rewritten.
-///
-/// Thread functions started from another file, and functions only
-/// threads call, can be named with -D kthread_fns=fn1,fn2. A filesystem's
-/// own freezable wait macro with a plain twin (bcachefs:
-/// kthread_wait_freezable() is kthread_wait() plus a try_to_freeze())
-/// becomes the twin with -D twins=kthread_wait_freezable:kthread_wait.
-/// A twin the conversion leaves with no use (only the whole unit tells)
-/// is named with -D unused_twins=kthread_wait_freezable: its definition
-/// goes, and so does <linux/freezer.h> from its file, header or not,
-/// when nothing else there uses the freezer.
+/// Whether a thread may stop freezing is a fact about the whole
+/// filesystem and the tree: that its own freeze quiesces the thread,
+/// that the same change flags the filesystem.  spatch sees one file,
+/// so the rule edits only in the units named with -D units=fs/xfs,...,
+/// as autofreeze's make diff and make apply name those its plan
+/// converts (with -D kthread_fns= for threads started from another
+/// file, -D twins= and -D unused_twins= for a filesystem's own freezable
+/// wait macros).  Without -D units it edits nothing, and report mode
+/// names each use in a kernel thread of fs/, for autofreeze's make
+/// report to judge.
 //
-// Confidence: High
+// Confidence: High (edits only where -D units names the units autofreeze converts)
 // Copyright: (C) 2026 The autofreeze authors.
 // URL: https://lwn.net/Articles/935602/
 // Options: --no-includes --include-headers
-// Keywords: freezer, kthread, FS_AUTOFREEZE
+// Requires: 1.1.0
+// Keywords: freezer, kthread, FS_POWER_FREEZE, FS_AUTOFREEZE
 
 virtual patch
 virtual context
@@ -42,6 +41,51 @@ virtual report
 
 @initialize:python@
 @@
+import os.path
+
+# Where the rule acts: the units the helper's plan converts, -D
+# units=fs/xfs,fs/ext4 ("driven"; a path named may also be a file).
+# Without them (by hand, make coccicheck) the rule cannot see the
+# whole unit: whether it is eligible, the judgments, threads started
+# from another file, the flag.  So it edits nothing, and report,
+# context and org modes name only the uses in kernel threads of fs/.
+unit_dirs = []
+driven = []
+patching = []
+tops = {}
+# Whether the file at hand is in scope (file_scope below, from its
+# name: once a rule has changed it, positions name a temporary copy).
+file_in_scope = []
+
+def tree_path(path):
+	"""PATH from the top of its kernel tree (the nearest directory above
+	it with fs/super.c and include/linux/fs.h: make coccicheck M=dir
+	runs spatch inside dir since 6.13), or as given where there is none."""
+	start = d = os.path.dirname(os.path.abspath(path))
+	while d not in tops:
+		if (os.path.isfile(os.path.join(d, "fs", "super.c")) and
+		    os.path.isfile(os.path.join(d, "include", "linux", "fs.h"))):
+			tops[d] = d
+		elif os.path.dirname(d) == d:
+			tops[d] = None
+		else:
+			d = os.path.dirname(d)
+	tops[start] = top = tops[d]
+	if top is None:
+		return os.path.normpath(path)
+	return os.path.relpath(os.path.abspath(path), top)
+
+def file_scope(path):
+	"""Whether the rule acts on the file PATH at all."""
+	path = tree_path(path)
+	if driven:
+		return any(path == u or path.startswith(u + "/")
+			   for u in unit_dirs)
+	return not patching and path.startswith("fs/")
+
+def in_scope(p):
+	return bool(file_in_scope)
+
 # All state is per file, reset by forget_file below.  current_element
 # is the function a position is in ("something_else" outside any).
 
@@ -102,7 +146,7 @@ def paren_aligned(p):
 
 def is_thread(p):
 	fn = p[0].current_element
-	return fn in kthreads or fn in named
+	return (fn in kthreads or fn in named) and in_scope(p)
 
 def in_kthread(p):
 	"""A thread whose freezer uses all convert."""
@@ -226,6 +270,12 @@ def say(p, msg):
 
 def report_use(p, api):
 	fn = p[0].current_element
+	if not driven:
+		if is_thread(p):
+			say(p, "WARNING: %s in kernel thread %s(): whether the"
+			    " filesystem's freeze can replace it, autofreeze's"
+			    " make report tells" % (api, fn))
+		return
 	if is_convertible(p) and in_kthread(p):
 		say(p, "%s in kernel thread %s(): convert, the VFS freezes the"
 		    " filesystem" % (api, fn))
@@ -257,6 +307,12 @@ def note_freezer_h(path):
 		      " if the file no longer uses it" % (path, state[5:]))
 
 @initialize:python@
+us << virtual.units;
+@@
+unit_dirs.extend(os.path.normpath(u.strip()) for u in us.split(",") if u.strip())
+driven.append(True)
+
+@initialize:python@
 fns << virtual.kthread_fns;
 @@
 named.update(f.strip() for f in fns.split(",") if f.strip())
@@ -283,9 +339,75 @@ ut << virtual.unused_twins;
 @@
 twins_unused.update(n.strip() for n in ut.split(",") if n.strip())
 
-// Runs once per file: every fact above is a per-file fact.
-@script:python forget_file@
+// ---------------------------------------------------------------------
+// The kthread freezer API this rule knows, spelled out: spatch's file
+// prefilter needs the names (an identifier set gives it none), so every
+// rule below depends on this one, and freezer_use takes its uses.
+@freezer_token@
+symbol set_freezable, try_to_freeze, freezing, current, __refrigerator,
+	freezable_schedule, freezable_schedule_unsafe,
+	freezable_schedule_timeout, freezable_schedule_timeout_interruptible,
+	freezable_schedule_timeout_interruptible_unsafe,
+	freezable_schedule_timeout_killable,
+	freezable_schedule_timeout_killable_unsafe,
+	freezable_schedule_hrtimeout_range, wait_event_freezable,
+	wait_event_freezable_timeout, wait_event_freezable_exclusive,
+	wait_event_freezekillable_unsafe, kthread_freezable_should_stop,
+	kthread_wait_freezable, TASK_FREEZABLE, TASK_FREEZABLE_UNSAFE;
+position t;
 @@
+(
+set_freezable@t
+|
+try_to_freeze@t
+|
+freezing@t(...)
+|
+__refrigerator@t
+|
+freezable_schedule@t
+|
+freezable_schedule_unsafe@t
+|
+freezable_schedule_timeout@t
+|
+freezable_schedule_timeout_interruptible@t
+|
+freezable_schedule_timeout_interruptible_unsafe@t
+|
+freezable_schedule_timeout_killable@t
+|
+freezable_schedule_timeout_killable_unsafe@t
+|
+freezable_schedule_hrtimeout_range@t
+|
+wait_event_freezable@t
+|
+wait_event_freezable_timeout@t
+|
+wait_event_freezable_exclusive@t
+|
+wait_event_freezekillable_unsafe@t
+|
+kthread_freezable_should_stop@t
+|
+kthread_wait_freezable@t
+|
+TASK_FREEZABLE@t
+|
+TASK_FREEZABLE_UNSAFE@t
+)
+
+@script:python depends on patch && freezer_token@
+@@
+patching[:] = [True]
+
+// Runs first on each file (once per use, the same each time): every
+// fact above is a per-file fact.
+@script:python forget_file@
+p << freezer_token.t;
+@@
+file_in_scope[:] = [True] if file_scope(p[0].file) else []
 kthreads.clear()
 blocked.clear()
 convertible.clear()
@@ -294,7 +416,7 @@ labels_before.clear()
 labels_after.clear()
 freezer_h_noted.clear()
 
-@script:python depends on report@
+@script:python depends on report && freezer_token@
 @@
 mode = "report"
 
@@ -303,7 +425,7 @@ mode = "report"
 // those the helper's thread starters start (api.c, "autofreeze apis
 // --starters"; t30 checks).
 
-@calls_set_freezable@
+@calls_set_freezable depends on freezer_token@
 position p;
 @@
 set_freezable@p();
@@ -313,7 +435,7 @@ p << calls_set_freezable.p;
 @@
 kthreads.add(p[0].current_element)
 
-@started_as_kthread@
+@started_as_kthread depends on freezer_token@
 identifier fn;
 expression list es;
 @@
@@ -343,20 +465,20 @@ kthreads.add(str(fn))
 // A thread with any other use is left whole.
 
 // q spans the branch removed with the test.
-@convertible_stmt@
+@convertible_stmt depends on freezer_token@
 position p : script:python() { is_thread(p) };
 position q;
-symbol current;
+identifier cur =~ "^current$";
 statement S1, S2;
 @@
 (
-if (freezing@p(current)) S1@q else S2
+if (freezing@p(cur)) S1@q else S2
 |
-if (freezing@p(current)) S1@q
+if (freezing@p(cur)) S1@q
 |
-if (unlikely(freezing@p(current))) S1@q
+if (unlikely(freezing@p(cur))) S1@q
 |
-if (likely(freezing@p(current))) S1@q
+if (likely(freezing@p(cur))) S1@q
 |
 if (try_to_freeze@p()) S1@q
 )
@@ -368,7 +490,7 @@ q << convertible_stmt.q;
 note_convertible(p)
 note_removed_branch(q)
 
-@convertible_expr@
+@convertible_expr depends on freezer_token@
 position p : script:python() { is_thread(p) };
 identifier sleep : script:python() { sleep in PLAIN_SLEEP };
 expression E;
@@ -400,25 +522,15 @@ p << convertible_expr.p;
 @@
 note_convertible(p)
 
-// The kthread freezer API this rule knows (each name is in the helper's
-// api.c, "autofreeze apis"; t30 checks), spelled out because spatch's
-// file prefilter needs the names; every later rule on the uses inherits
-// I and p from here.
-@freezer_use@
-identifier I = {set_freezable, try_to_freeze, freezing, __refrigerator,
-		freezable_schedule, freezable_schedule_unsafe,
-		freezable_schedule_timeout,
-		freezable_schedule_timeout_interruptible,
-		freezable_schedule_timeout_interruptible_unsafe,
-		freezable_schedule_timeout_killable,
-		freezable_schedule_timeout_killable_unsafe,
-		freezable_schedule_hrtimeout_range, wait_event_freezable,
-		wait_event_freezable_timeout, wait_event_freezable_exclusive,
-		wait_event_freezekillable_unsafe, kthread_freezable_should_stop,
-		kthread_wait_freezable, TASK_FREEZABLE, TASK_FREEZABLE_UNSAFE};
+// Each use of the kthread freezer API this rule knows (freezer_token's
+// names, each in the helper's api.c, "autofreeze apis"; t30 checks):
+// every later rule on the uses inherits I and p from here.
+@freezer_use depends on freezer_token@
+identifier I;
+position freezer_token.t;
 position p;
 @@
-I@p
+I@t@p
 
 @script:python@
 p << freezer_use.p;
@@ -430,7 +542,7 @@ note_freezer_use(p, I)
 // patch: labels the threads jump to now; one whose last goto goes with
 // a freezer test (jffs2: if (try_to_freeze()) goto again;) goes too.
 
-@goto_before depends on patch@
+@goto_before depends on patch && freezer_token@
 identifier L;
 position p : script:python() { in_kthread(p) };
 @@
@@ -446,13 +558,13 @@ labels_before.add((p[0].current_element, str(L)))
 // .c file.  Headers keep theirs, other files may lean on it; all but
 // the one that loses an unused twin's definition (drop_freezer_h_twin),
 // which the include was there for.
-@freezer_h_removable depends on patch@
+@freezer_h_removable depends on patch && freezer_token@
 identifier freezer_use.I;
 position freezer_use.p : script:python() { freezer_h_removable(p[0].file) };
 @@
 I@p
 
-@freezer_h_alone depends on patch@
+@freezer_h_alone depends on patch && freezer_token@
 identifier freezer_use.I;
 position freezer_use.p : script:python() { freezer_h_alone(p[0].file) };
 @@
@@ -462,7 +574,7 @@ I@p
 // #include "...": the blank line goes with it, and comes back after
 // that #include (freezer_h_blank).  Coccinelle binds p once, on the
 // #include "..." it adds after.
-@freezer_h_after_blank depends on patch@
+@freezer_h_after_blank depends on patch && freezer_token@
 position p : script:python() { freezer_h_blank_anchor(p) };
 @@
 #include "..."@p
@@ -471,7 +583,7 @@ position p : script:python() { freezer_h_blank_anchor(p) };
 // Freezable sleeps become plain ones.  These rules come first: whether
 // the arguments line up with the paren is read from the unchanged file.
 
-@freezable_sleep_aligned depends on patch@
+@freezable_sleep_aligned depends on patch && freezer_token@
 identifier old : script:python() { old in PLAIN_SLEEP };
 position p : script:python() { in_kthread(p) and paren_aligned(p) };
 fresh identifier new = script:python(old) { PLAIN_SLEEP[old] };
@@ -480,7 +592,7 @@ expression list es;
 - old@p(es)
 + new(es)
 
-@freezable_sleep depends on patch@
+@freezable_sleep depends on patch && freezer_token@
 identifier old : script:python() { old in PLAIN_SLEEP };
 position p : script:python() { in_kthread(p) };
 fresh identifier new = script:python(old) { PLAIN_SLEEP[old] };
@@ -500,7 +612,7 @@ fresh identifier new = script:python(old) { PLAIN_SLEEP[old] };
 // it as they found it.
 
 // a declarer macro: DECLARE_WAITQUEUE(wq, current);
-@freezing_else_hoist_declarer depends on patch exists@
+@freezing_else_hoist_declarer depends on patch && freezer_token exists@
 position p : script:python() { in_kthread(p) };
 position q : script:python() { bare_above(q) };
 identifier fn;
@@ -520,7 +632,7 @@ fn(...) {
 
 // a macro Coccinelle reads as a call, then one initialized variable:
 // DEFINE_WAIT(wait); int should_sleep = 1;
-@freezing_else_hoist_macro_init depends on patch exists@
+@freezing_else_hoist_macro_init depends on patch && freezer_token exists@
 position p : script:python() { in_kthread(p) };
 position q : script:python() { bare_above(q) };
 identifier fn, mac, x;
@@ -543,7 +655,7 @@ fn(...) {
 }
 
 // Anything else B declares: keep it a block.
-@freezing_else_declares depends on patch@
+@freezing_else_declares depends on patch && freezer_token@
 position p : script:python() { in_kthread(p) };
 statement S1;
 declaration D;
@@ -555,7 +667,7 @@ declaration D;
   ... when any
   }
 
-@freezing_else_block depends on patch@
+@freezing_else_block depends on patch && freezer_token@
 position p : script:python() { in_kthread(p) };
 statement S1;
 statement list SL;
@@ -564,7 +676,7 @@ statement list SL;
   SL
 - }
 
-@freezing_else depends on patch@
+@freezing_else depends on patch && freezer_token@
 position p : script:python() { in_kthread(p) };
 statement S1, S2;
 @@
@@ -572,7 +684,7 @@ statement S1, S2;
   S2
 
 // if (freezing(current)) A  ->  nothing
-@freezing_if depends on patch@
+@freezing_if depends on patch && freezer_token@
 position p : script:python() { in_kthread(p) };
 statement S1;
 @@
@@ -585,7 +697,7 @@ statement S1;
 )
 
 // The freezing(current) term of a condition goes, the rest stays.
-@freezing_term depends on patch@
+@freezing_term depends on patch && freezer_token@
 position p : script:python() { in_kthread(p) };
 expression E;
 @@
@@ -611,7 +723,7 @@ expression E;
 // "if (...) { try_to_freeze(); continue; }").  Only where that
 // statement is one line, right after the call: S is printed anew, and
 // a comment between them would be lost.
-@freeze_point_alone depends on patch@
+@freeze_point_alone depends on patch && freezer_token@
 position p : script:python() { in_kthread(p) };
 position ps;
 expression E;
@@ -629,7 +741,7 @@ ps << freeze_point_alone.ps;
 if int(ps[0].line) != int(p[0].line) + 1 or ps[0].line != ps[0].line_end:
 	cocci.include_match(False)
 
-@freeze_point_braces depends on patch@
+@freeze_point_braces depends on patch && freezer_token@
 position freeze_point_alone.p, freeze_point_alone.ps;
 expression E;
 statement S;
@@ -641,7 +753,7 @@ statement S;
 + if (E)
 +	S
 
-@freeze_points depends on patch@
+@freeze_points depends on patch && freezer_token@
 position p : script:python() { in_kthread(p) };
 statement S;
 @@
@@ -653,13 +765,13 @@ statement S;
 - try_to_freeze@p();
 )
 
-@freezable_should_stop depends on patch@
+@freezable_should_stop depends on patch && freezer_token@
 position p : script:python() { in_kthread(p) };
 @@
 - kthread_freezable_should_stop@p(NULL)
 + kthread_should_stop()
 
-@task_freezable depends on patch@
+@task_freezable depends on patch && freezer_token@
 position p : script:python() { in_kthread(p) };
 expression E;
 @@
@@ -674,7 +786,7 @@ expression E;
 // ---------------------------------------------------------------------
 // Labels left without a goto.
 
-@goto_after depends on patch@
+@goto_after depends on patch && freezer_token@
 identifier L;
 position p : script:python() { in_kthread(p) };
 @@
@@ -686,7 +798,7 @@ p << goto_after.p;
 @@
 labels_after.add((p[0].current_element, str(L)))
 
-@unused_label depends on patch@
+@unused_label depends on patch && freezer_token@
 identifier L;
 position p : script:python(L) { label_orphaned(p, L) };
 @@
@@ -698,8 +810,8 @@ position p : script:python(L) { label_orphaned(p, L) };
 // still_uses_freezer: the try_to_freeze() of its body goes with it.
 // A wait macro is an expression; a do { } while (0) body is left.
 
-@drop_unused_twin depends on patch@
-identifier F : script:python() { F in twins_unused and F in twin_names };
+@drop_unused_twin depends on patch && freezer_token@
+identifier F : script:python() { bool(driven) and F in twins_unused and F in twin_names };
 identifier list ps;
 expression E;
 @@
@@ -711,7 +823,7 @@ expression E;
 // Everything <linux/freezer.h> declares, not only the API above.  The
 // functions and function-like macros count only as calls: a variable
 // or field of the same name (gfs2's "bool frozen") is not a use.
-@still_uses_freezer depends on patch@
+@still_uses_freezer depends on patch && freezer_token@
 identifier F = {set_freezable, try_to_freeze, freezing, frozen,
 		freezing_slow_path, __refrigerator, freeze_task,
 		freeze_processes, thaw_processes, freeze_kernel_threads,
@@ -762,7 +874,7 @@ position p : script:python() { freezer_h_blank_anchor(p) };
 // context: the lines the patch changes; report and org: every use,
 // converted, kept (and why) or manual.
 
-@depends on context@
+@depends on context && freezer_token@
 identifier freezer_use.I;
 position freezer_use.p : script:python() { in_kthread(p) and is_convertible(p) };
 @@

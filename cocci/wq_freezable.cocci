@@ -1,25 +1,32 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /// Stop making a filesystem's workqueues and kthread workers freezable.
 ///
-/// Work items of a filesystem that sets FS_AUTOFREEZE are quiesced by the
-/// VFS freeze on suspend (freeze_super() waits for writers and syncs), so
-/// its workqueues need not be frozen with the tasks. WQ_FREEZABLE leaves
-/// the flags it is in (WQ_FREEZABLE alone becomes 0), as does
+/// Work items of a filesystem whose type carries the opt-in flag its
+/// tree's suspend freeze tests (FS_POWER_FREEZE on mainline,
+/// FS_AUTOFREEZE with autofreeze's core series) are quiesced by the VFS
+/// freeze on suspend where the filesystem's freeze waits them out, so
+/// those workqueues need not be frozen with the tasks.  WQ_FREEZABLE
+/// leaves the flags it is in (WQ_FREEZABLE alone becomes 0), as does
 /// KTW_FREEZABLE; create_freezable_workqueue() becomes the ordered
 /// workqueue it was without the flag, and the system freezable
-/// workqueues become their plain counterparts.
+/// workqueues become their plain counterparts.  Uses inside macro
+/// definitions are never changed.
 ///
-/// Uses inside macro definitions are reported, not changed: the macro
-/// may serve users outside the filesystem. A workqueue whose work the
-/// filesystem's freeze does not quiesce keeps its flag: name the use
-/// with -D keep_at=FILE:LINE,... (the helper does, from its reviewed
-/// judgments).
+/// Which workqueues a filesystem's freeze quiesces is a reviewed
+/// judgment about the whole filesystem (btrfs' discard workqueue, for
+/// one, keeps freezing), and the unit is converted only with its flag.
+/// So the rule edits only in the units named with -D units=fs/xfs,...,
+/// keeping the uses named with -D keep_at=FILE:LINE,..., as autofreeze's
+/// make diff and make apply give them.  Without -D units it edits
+/// nothing, and report mode names each use in a function of fs/, for
+/// autofreeze's make report to judge.
 //
-// Confidence: High
+// Confidence: High (edits only where -D units names the units autofreeze converts)
 // Copyright: (C) 2026 The autofreeze authors.
 // URL: https://lwn.net/Articles/935602/
 // Options: --no-includes --include-headers
-// Keywords: freezer, workqueue, WQ_FREEZABLE, FS_AUTOFREEZE
+// Requires: 1.1.0
+// Keywords: freezer, workqueue, WQ_FREEZABLE, FS_POWER_FREEZE, FS_AUTOFREEZE
 
 virtual patch
 virtual context
@@ -34,6 +41,48 @@ import os.path
 # is relative to where spatch runs ("./fs/a.c" is "fs/a.c").
 kept_at = set()
 
+# Where the rule acts: the units the helper's plan converts, -D
+# units=fs/xfs,fs/ext4 ("driven"; a path named may also be a file).
+# Without them (by hand, make coccicheck) the rule cannot know which
+# workqueues the filesystem's freeze quiesces (the reviewed judgments)
+# nor whether the unit gets its flag: it edits nothing, and report,
+# context and org modes name only the uses in functions of fs/.
+unit_dirs = []
+driven = []
+tops = {}
+# Whether the file at hand is in scope (file_scope below, from its
+# name: once a rule has changed it, positions name a temporary copy).
+file_in_scope = []
+
+def tree_path(path):
+	"""PATH from the top of its kernel tree (the nearest directory above
+	it with fs/super.c and include/linux/fs.h: make coccicheck M=dir
+	runs spatch inside dir since 6.13), or as given where there is none."""
+	start = d = os.path.dirname(os.path.abspath(path))
+	while d not in tops:
+		if (os.path.isfile(os.path.join(d, "fs", "super.c")) and
+		    os.path.isfile(os.path.join(d, "include", "linux", "fs.h"))):
+			tops[d] = d
+		elif os.path.dirname(d) == d:
+			tops[d] = None
+		else:
+			d = os.path.dirname(d)
+	tops[start] = top = tops[d]
+	if top is None:
+		return os.path.normpath(path)
+	return os.path.relpath(os.path.abspath(path), top)
+
+def file_scope(path):
+	"""Whether the rule acts on the file PATH (edits it: only driven)."""
+	path = tree_path(path)
+	if driven:
+		return any(path == u or path.startswith(u + "/")
+			   for u in unit_dirs)
+	return path.startswith("fs/")
+
+def in_scope(p):
+	return bool(file_in_scope)
+
 # Positions outside any function are macro bodies or file-scope
 # initializers; Coccinelle names their element "something_else".
 def in_function(p):
@@ -43,7 +92,7 @@ def is_kept(p):
 	return (os.path.normpath(p[0].file), int(p[0].line)) in kept_at
 
 def convertible(p):
-	return in_function(p) and not is_kept(p)
+	return bool(driven) and in_scope(p) and in_function(p) and not is_kept(p)
 
 def joins(p):
 	"""WQ_FREEZABLE opens flags that go on, after a "|", on the next
@@ -64,6 +113,12 @@ def joins(p):
 	return len(joined.expandtabs(8)) <= 80
 
 @initialize:python@
+us << virtual.units;
+@@
+unit_dirs.extend(os.path.normpath(u.strip()) for u in us.split(",") if u.strip())
+driven.append(True)
+
+@initialize:python@
 at << virtual.keep_at;
 @@
 for a in at.split(","):
@@ -71,16 +126,42 @@ for a in at.split(","):
 	if f and line.isdigit():
 		kept_at.add((os.path.normpath(f), int(line)))
 
+// The freezable workqueue API this rule knows, spelled out: spatch's
+// file prefilter needs the names (an identifier set gives it none), so
+// every rule below depends on this one.
+@wq_token@
+symbol WQ_FREEZABLE, KTW_FREEZABLE, create_freezable_workqueue,
+	system_freezable_wq, system_freezable_power_efficient_wq;
+position t;
+@@
+(
+WQ_FREEZABLE@t
+|
+KTW_FREEZABLE@t
+|
+create_freezable_workqueue@t(...)
+|
+system_freezable_wq@t
+|
+system_freezable_power_efficient_wq@t
+)
+
+// Runs first on each file (once per use, the same each time).
+@script:python wq_file@
+p << wq_token.t;
+@@
+file_in_scope[:] = [True] if file_scope(p[0].file) else []
+
 // Flags split over two lines that fit on one once WQ_FREEZABLE is gone
 // are joined (xfs_log.c).
-@wq_flag_join depends on patch@
+@wq_flag_join depends on patch && wq_token@
 position p : script:python() { convertible(p) and joins(p) };
 expression E1, E2;
 @@
 - WQ_FREEZABLE@p | E1 | E2
 + E1 | E2
 
-@wq_flag depends on patch@
+@wq_flag depends on patch && wq_token@
 position p : script:python() { convertible(p) };
 expression E;
 @@
@@ -95,7 +176,7 @@ expression E;
 + 0
 )
 
-@ktw_flag depends on patch@
+@ktw_flag depends on patch && wq_token@
 position p : script:python() { convertible(p) };
 expression E;
 @@
@@ -110,7 +191,7 @@ expression E;
 + 0
 )
 
-@freezable_wq depends on patch@
+@freezable_wq depends on patch && wq_token@
 position p : script:python() { convertible(p) };
 symbol system_freezable_wq, system_freezable_power_efficient_wq;
 expression N;
@@ -128,21 +209,23 @@ expression N;
 
 // report, context and org
 
-@freezable_use depends on !patch@
-identifier I = {WQ_FREEZABLE, KTW_FREEZABLE, system_freezable_wq,
-		system_freezable_power_efficient_wq};
-position p;
+@freezable_use depends on !patch && wq_token@
+identifier I;
+position wq_token.t;
+position p : script:python() { in_scope(p) };
 @@
-(
-* I@p
-|
-* create_freezable_workqueue@p(...)
-)
+* I@t@p
 
 @script:python depends on report@
 p << freezable_use.p;
 @@
-if is_kept(p):
+if not driven:
+	if in_function(p):
+		coccilib.report.print_report(p[0], "WARNING: freezable"
+			" workqueue or worker in %s(): whether the filesystem's"
+			" freeze quiesces its work, autofreeze's make report tells"
+			% p[0].current_element)
+elif is_kept(p):
 	msg = "kept: freezable workqueue or worker in %s(): kept by -D keep_at" % p[0].current_element
 elif in_function(p):
 	msg = "freezable workqueue or worker in %s(): drop the freezable flag" % p[0].current_element

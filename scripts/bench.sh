@@ -207,9 +207,11 @@ for t in "${trees[@]}"; do
 	# so both sides work from the same information and their hunks can
 	# be compared.  The plan gives them per unit, spatch --dir fs takes
 	# one list: a name in one unit is a thread in every unit by hand.
-	# Likewise the uses the judgments keep (-D keep_at for wq_freezable)
-	# and the freezable macros with a plain twin (-D twins).
+	# Likewise the uses the judgments keep (-D keep_at for wq_freezable),
+	# the freezable macros with a plain twin (-D twins), and the units
+	# the rules may edit at all (-D units: without it they edit nothing).
 	"$AF" plan --force "$tree" fs >"$s/plan"
+	units=$(plan_lines "$s/plan" file 2 | LC_ALL=C sort -u | paste -sd, -)
 	kfns=$(plan_lines "$s/plan" kthread 3 | LC_ALL=C sort -u | paste -sd, -)
 	keeps=$(plan_keep_at "$s/plan")
 	twins=$(plan_twins "$s/plan")
@@ -240,10 +242,10 @@ for t in "${trees[@]}"; do
 	# parent: spatch then scans the files itself, as on any tree
 	# unpacked from a tarball.
 	for r in $RULES; do
-		defs=()
-		[ "$r" != kthread_freezer ] || defs=(-D "kthread_fns=$kfns")
+		defs=(-D "units=$units")
+		[ "$r" != kthread_freezer ] || defs+=(-D "kthread_fns=$kfns")
 		[ "$r" != kthread_freezer ] || [ -z "$twins" ] || defs+=(-D "twins=$twins")
-		[ "$r" != wq_freezable ] || [ -z "$keeps" ] || defs=(-D "keep_at=$keeps")
+		[ "$r" != wq_freezable ] || [ -z "$keeps" ] || defs+=(-D "keep_at=$keeps")
 		(cd "$tree" && measure "hand-$r" 0 \
 			env GIT_CEILING_DIRECTORIES="${tree%/*}" \
 			"$SPATCH" --sp-file "$TOP/cocci/$r.cocci" -D patch "${defs[@]}" \

@@ -256,13 +256,18 @@ case_field()
 	sed -n "s/^$2:[[:space:]]*//p" "$FIXTURES/$1/CASE"
 }
 
-# case_defines CASE: the case's spatch -D options, as rules.sh takes them.
+# case_defines CASE: the case's spatch -D options, as rules.sh takes them,
+# with -D units=UNIT for a case run on one unit (the helper names the
+# units its plan converts: without them the rules edit nothing).
 case_defines()
 {
-	local d
+	local d u
 	case_field "$1" define | while IFS= read -r d; do
 		printf -- '-D\n%s\n' "$d"
 	done
+	u=$(case_field "$1" unit)
+	[ -z "$u" ] || case_field "$1" define | grep -q '^units=' ||
+		printf -- '-D\nunits=%s\n' "$u"
 }
 
 # case_tree CASE DEST: copy the case's tree (without CASE and its

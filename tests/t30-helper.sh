@@ -80,7 +80,7 @@ test_expect_success "every freezer name a rule spells is one of the helper's api
 	"$AF" apis | sort >apis &&
 	"$H"/rule-names.pl "$COCCI"/*.cocci >names &&
 	{
-		sed -n "s/^list \(freezer_use\|freezable_use\) //p" names &&
+		sed -n "s/^list \(freezer_token\|wq_token\) //p" names &&
 		sed -n "s/^sleep //p" names
 	} | sort -u >spelled &&
 	test "$(wc -l <spelled)" -ge 20 &&
@@ -91,11 +91,11 @@ test_expect_success "every freezer name a rule spells is one of the helper's api
 test_expect_success "one API list per rule file: the other rules inherit it" '
 	"$H"/rule-names.pl "$COCCI"/kthread_freezer.cocci |
 		sed -n "s/^list \([a-z_]*\) .*/\1/p" | sort -u >lists &&
-	printf "freezer_use\nstill_uses_freezer\n" >want &&
+	printf "freezer_token\nstill_uses_freezer\n" >want &&
 	test_cmp want lists &&
 	"$H"/rule-names.pl "$COCCI"/wq_freezable.cocci |
 		sed -n "s/^list \([a-z_]*\) .*/\1/p" | sort -u >lists &&
-	echo freezable_use >want &&
+	echo wq_token >want &&
 	test_cmp want lists
 '
 

@@ -345,14 +345,18 @@ keep_defs()
 rule_units()
 {
 	local mode=$1 u=${2-} plan=$out/plan.spatch kfns twins unused defs files keeps
-	local kmode=$mode tag=${2:+-${2//\//-}} wqfiles
+	local kmode=$mode tag=${2:+-${2//\//-}} wqfiles units
 	mapfile -t files < <(rule_files task "$u")
 	mapfile -t wqfiles < <(rule_files wq "$u")
 	kfns=$(plan_lines "$plan" kthread 3 "$u" | LC_ALL=C sort -u | paste -sd, -)
 	twins=$(plan_twins "$plan" "$u")
 	unused=$(plan_lines "$plan" unusedtwin 3 "$u" | LC_ALL=C sort -u | paste -sd, -)
-	defs=()
-	[ -z "$kfns" ] || defs=(-D "kthread_fns=$kfns")
+	# the units the rules may edit (without them they edit nothing),
+	# and the files renamed out of them while spatch runs
+	units=$({ plan_lines "$plan" file 2 "$u"; cut -f2 "$out/renames"; } |
+		LC_ALL=C sort -u | paste -sd, -)
+	defs=(-D "units=$units")
+	[ -z "$kfns" ] || defs+=(-D "kthread_fns=$kfns")
 	[ -z "$twins" ] || defs+=(-D "twins=$twins")
 	[ -z "$unused" ] || defs+=(-D "unused_twins=$unused")
 	[ "$mode" != patch ] || [ -z "${REPORT:-}" ] || kmode=both
@@ -360,6 +364,7 @@ rule_units()
 		run_rule "$kmode" kthread_freezer "$out/log-kthread$tag" "${defs[@]}" ::: "${files[@]}"
 	[ ${#wqfiles[@]} -gt 0 ] || return 0
 	mapfile -t keeps < <(keep_defs "$plan" "$u")
+	keeps+=(-D "units=$units")
 	run_rule "$mode" wq_freezable "$out/log-wq$tag" "${keeps[@]}" ::: "${wqfiles[@]}"
 	[ "$kmode" != both ] ||
 		run_rule report wq_freezable "$out/log-wq-report$tag" "${keeps[@]}" ::: "${wqfiles[@]}"

@@ -33,12 +33,13 @@ trap 'rm -rf "$work"' EXIT
 # Convert a copy of fs/ to learn which files the rules touch.
 cp -a "$tree/fs" "$work/fs.before"
 cp -a "$tree/fs" "$work/fs.after"
-types=$(cd "$work/fs.after" && "${SPATCH:-spatch}" --jobs "$J" \
-	${SPATCH_PYTHON:+--python "$SPATCH_PYTHON"} --very-quiet \
-	--no-show-diff -D report --sp-file "$TOP/cocci/fs_autofreeze.cocci" \
-	--dir . | sed -n 's/.*: \([a-z0-9_]*\): FS_AUTOFREEZE candidate.*/\1/p' |
-	sort -u | paste -sd, -)
-"$TOP/tests/tools/rules.sh" -j "$J" -D "fs_types=$types" "$work/fs.after"
+# the FS_REQUIRES_DEV types: each "struct file_system_type NAME = {"
+# whose initializer names FS_REQUIRES_DEV
+types=$(cd "$work/fs.after" && grep -rl --include='*.c' 'FS_REQUIRES_DEV' . |
+	xargs awk '/^(static )?struct file_system_type [a-z0-9_]+ = \{/ { t = $0; sub(/.*file_system_type /, "", t); sub(/ .*/, "", t); next }
+		t != "" && /FS_REQUIRES_DEV/ { print t }
+		/^\};/ { t = "" }' | sort -u | paste -sd, -)
+"$TOP/tests/tools/rules.sh" -j "$J" -D "fs_types=$types" -D flag=FS_AUTOFREEZE "$work/fs.after"
 "$TOP/scripts/lib/tree-diff.sh" "$work/fs.before" "$work/fs.after" >"$work/fs.diff"
 touched=$(sed -n 's|^diff -u -p a/\([^ ]*\) .*|fs/\1|p' "$work/fs.diff")
 [ -n "$touched" ] || { echo "$prog: the rules touched nothing" >&2; exit 1; }

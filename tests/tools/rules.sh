@@ -4,7 +4,9 @@
 # rules.sh: apply the autofreeze rule set, in order, to a directory in
 # place, the way a user would run each rule by hand:
 #	spatch --sp-file cocci/<rule>.cocci --dir DIR --in-place -D patch
-# The FS_AUTOFREEZE rule runs only when fs_types is defined.
+# The flag rule runs only when fs_types is defined.  The removal rules
+# edit only in the units -D units= names (the helper names those its
+# plan converts); without it, every directory at DIR's top is one.
 # $SPATCH_PYTHON, when set, is handed to spatch as --python (the test
 # suite resolves it once with "autofreeze python").  -j N runs spatch
 # with --jobs N: the same result, faster on a whole fs/, slower on a
@@ -33,10 +35,14 @@ defs=()
 mode=patch
 jobs=1
 have_fs_types=
+have_units=
 while getopts D:j:m: opt; do
 	case $opt in
 	D)	defs+=(-D "$OPTARG")
-		case $OPTARG in fs_types=*) have_fs_types=1 ;; esac ;;
+		case $OPTARG in
+		fs_types=*) have_fs_types=1 ;;
+		units=*) have_units=1 ;;
+		esac ;;
 	j)	jobs=$OPTARG
 		case $jobs in
 		'' | *[!0-9]* | 0) echo "$prog: -j $jobs: not a number of jobs" >&2; exit 2 ;;
@@ -58,6 +64,8 @@ rules=$RULES
 [ -z "$have_fs_types" ] || rules="$rules fs_autofreeze"
 
 cd "$dir"
+[ -n "$have_units" ] ||
+	defs+=(-D "units=$(find . -mindepth 1 -maxdepth 1 -type d -printf '%P\n' | LC_ALL=C sort | paste -sd, -)")
 for r in $rules; do
 	case $mode in
 	patch)
