@@ -17,6 +17,10 @@ HELPER_HDRS    := $(wildcard $(TOP)/scripts/helper/*.h)
 HELPER_LIBSRCS := $(filter-out %/main.c,$(HELPER_SRCS))
 HELPER_TESTS   := $(sort $(wildcard $(TOP)/tests/helper/*.c))
 HELPER_BIN     := $(TOP)/scripts/autofreeze
+# the release the helper's --version names (one word: VERSION's own
+# characters only reach the compiler)
+HELPER_VERSION := $(shell tr -cd '0-9A-Za-z.+-' <$(TOP)/VERSION 2>/dev/null)
+HELPER_DEFS    := -DAF_VERSION='"$(or $(HELPER_VERSION),unknown)"'
 HELPER_SANDIR  := $(BUILD)/helper-san
 HELPER_UNITDIR := $(BUILD)/helper
 
@@ -33,17 +37,25 @@ FUZZ_CORPUS    := $(TOP)/scripts/helper/fuzz/corpus
 .PHONY: helper
 helper: $(HELPER_BIN)
 
-$(HELPER_BIN): $(HELPER_SRCS) $(HELPER_HDRS)
-	$(HELPER_CC) $(HELPER_CFLAGS) -o $@ $(HELPER_SRCS) -lpthread
+# An installed or read-only copy (INSTALLED, Makefile) runs the helper it
+# was installed with: a source newer than it (a touch, a copy that did not
+# keep times) is no reason to link into a directory it cannot write.
+ifeq ($(INSTALLED),)
+$(HELPER_BIN): $(HELPER_SRCS) $(HELPER_HDRS) $(TOP)/VERSION
+	$(HELPER_CC) $(HELPER_CFLAGS) $(HELPER_DEFS) -o $@ $(HELPER_SRCS) -lpthread
+else
+$(HELPER_BIN):
+	@echo "helper: $@: missing from this read-only copy (make install, or make helper in a checkout)" >&2; exit 2
+endif
 
 # the helper and its unit tests with ASan and UBSan, for helper-check/t30
 .PHONY: helper-san
 helper-san: $(HELPER_SANDIR)/autofreeze $(HELPER_SANDIR)/unit-tests
 
-$(HELPER_SANDIR)/autofreeze: $(HELPER_SRCS) $(HELPER_HDRS)
+$(HELPER_SANDIR)/autofreeze: $(HELPER_SRCS) $(HELPER_HDRS) $(TOP)/VERSION
 	@mkdir -p $(@D)
-	$(HELPER_CC) $(HELPER_CFLAGS) $(HELPER_SAN) -o $@ $(HELPER_SRCS) \
-		-lpthread
+	$(HELPER_CC) $(HELPER_CFLAGS) $(HELPER_SAN) $(HELPER_DEFS) -o $@ \
+		$(HELPER_SRCS) -lpthread
 
 $(HELPER_SANDIR)/unit-tests: $(HELPER_TESTS) $(HELPER_LIBSRCS) $(HELPER_HDRS)
 	@mkdir -p $(@D)

@@ -287,6 +287,9 @@
  *	stdout, exit 2 (an unreadable FILE too, unlike other commands).
  *	Output errors: exit 1.
  *
+ * autofreeze --version
+ *	The release, from the VERSION file the helper was built with.
+ *
  * Exit status: 0 success, 1 runtime failure (unreadable file, a failed
  * job), 2 bad input (usage, a path or tree that is not there).  Errors
  * are one line on stderr: "autofreeze: FILE: message".
@@ -301,6 +304,11 @@
 #include "prereq.h"
 #include "scan.h"
 #include "util.h"
+
+/* the release, from the VERSION file (mk/helper.mk) */
+#ifndef AF_VERSION
+#define AF_VERSION "unknown"
+#endif
 
 static int cmd_apis(int argc, char **argv)
 {
@@ -346,9 +354,10 @@ static void usage(FILE *f)
 		"       %s unparsed PLAN SCAN [LOG...]\n"
 		"       %s apis [--starters|--wq]\n"
 		"       %s layout FILE LINE...\n"
+		"       %s --version\n"
 		"(see the comment at the top of scripts/helper/main.c)\n",
 		PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG,
-		PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG);
+		PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG);
 }
 
 int main(int argc, char **argv)
@@ -385,6 +394,10 @@ int main(int argc, char **argv)
 	    !strcmp(argv[1], "help")) {
 		usage(stdout);
 		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("%s %s\n", PROG, AF_VERSION);
+		return flush_stdout();
 	}
 	for (i = 0; i < ARRAY_SIZE(cmds); i++)
 		if (!strcmp(argv[1], cmds[i].name))

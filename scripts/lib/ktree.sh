@@ -18,6 +18,13 @@ unset $(git rev-parse --local-env-vars 2>/dev/null)
 # Only a driver that writes the tree sets recovers (after sourcing this),
 # never the environment.
 unset recovers
+# What make knew of the caller (Makefile): the directory a relative KTREE
+# is relative to, and, when no KTREE was given, the default that gives way
+# to the kernel tree the caller stands in.  Read once and not passed on: a
+# script this one runs resolves its own arguments where it stands.
+af_caller_dir=${AF_CALLER_DIR:-}
+af_ktree_default=${AF_KTREE_DEFAULT:-}
+unset AF_CALLER_DIR AF_KTREE_DEFAULT
 . "$TOP/scripts/lib/journal.sh"
 
 # ktree_link_copy SRC DEST: a cheap copy of kernel tree SRC, hard links
@@ -29,12 +36,28 @@ ktree_link_copy()
 	cp -al "$1" "$2" 2>/dev/null || { rm -rf "$2" && cp -a "$1" "$2"; }
 }
 
-# af_version: this autofreeze's version, as the series' changelogs name
-# it and make e2e's record is stamped with (the two must agree for the
-# series to quote the record): git describe of TOP, -dirty for changes
+# af_version: this autofreeze's version, one word, as autofreeze
+# --version prints it, the series' changelogs name it and make e2e's
+# record is stamped with (the two must agree for the series to quote the
+# record).  The release is the VERSION file (the one place it is set);
+# in a git checkout of TOP, git describe says where from it: 0.1.0 at
+# the tag v0.1.0, 0.1.0-3-gabc1234 three commits on, 0.1.0+gabc1234 with
+# no tag of this release, -dirty for changes.  An install (make install
+# writes af_version into its VERSION) is no checkout, even inside
+# another repository.
 af_version()
 {
-	command git -C "$TOP" describe --always --dirty 2>/dev/null || echo unknown
+	local v d
+	v=$(cat "$TOP/VERSION" 2>/dev/null) || v=unknown
+	if [ ! -e "$TOP/INSTALLED" ] &&
+	   [ "$(command git -C "$TOP" rev-parse --show-toplevel 2>/dev/null)" = "$(cd "$TOP" && pwd -P)" ] &&
+	   d=$(command git -C "$TOP" describe --tags --always --dirty --match "v$v" 2>/dev/null); then
+		case $d in
+		"v$v"*) v=${d#v} ;;
+		*) v=$v+g$d ;;
+		esac
+	fi
+	printf '%s\n' "$v"
 }
 
 # driver_args "$@": a driver's KTREE DIR arguments, checked.
@@ -44,14 +67,43 @@ driver_args()
 	ktree_check "$1" "$2"
 }
 
+# ktree_here DIR: the top of the kernel tree DIR is in (DIR or its
+# nearest parent that the helper calls a kernel tree), else fail.
+ktree_here()
+{
+	local d=$1
+	while ! "$AF" ktree "$d" . >/dev/null 2>&1; do
+		[ "$d" != / ] && [ -n "$d" ] || return 1
+		d=$(dirname "$d")
+	done
+	printf '%s\n' "$d"
+}
+
 ktree_check()
 {
-	local out
+	local out base= here
 
 	[ -x "$AF" ] || make -s -C "$TOP" helper >&2 ||
 		{ echo "$prog: cannot build the helper (make helper)" >&2; exit 2; }
-	if ! out=$("$AF" ktree "$1" "$2" 2>&1); then
-		echo "$prog: ${out#autofreeze: }" >&2
+	# No KTREE given to make, and the caller stands in a kernel tree: it.
+	if [ -n "$af_ktree_default" ] && [ "$1" = "$af_ktree_default" ] &&
+	   here=$(ktree_here "$af_caller_dir"); then
+		set -- "$here" "$2"
+	fi
+	# A relative KTREE given to make is relative to where the caller
+	# stands, which make -C left; the refusal says so.
+	case $1 in
+	/*) ;;
+	*) [ -z "$af_caller_dir" ] || [ ! -d "$af_caller_dir" ] || base=$af_caller_dir ;;
+	esac
+	if ! out=$(cd "${base:-.}" && "$AF" ktree "$1" "$2" 2>&1); then
+		out=${out#autofreeze: }
+		case $out in
+		"KTREE=$1: "*)
+			[ -z "$base" ] ||
+			out="KTREE=$1 (relative to $(shown "$base")): ${out#"KTREE=$1: "}" ;;
+		esac
+		echo "$prog: $out" >&2
 		exit 2
 	fi
 	KTREE=${out%%$'\t'*}
