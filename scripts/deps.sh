@@ -77,7 +77,8 @@ nilfs-tools:/usr/sbin/mkfs.nilfs2
 reiserfsprogs:/usr/sbin/mkfs.reiserfs
 binutils:/usr/bin/readelf
 b4:/usr/bin/b4
-python3-yaml:/usr/lib/python3/dist-packages/yaml/__init__.py"
+python3-yaml:/usr/lib/python3/dist-packages/yaml/__init__.py
+yamllint:/usr/bin/yamllint"
 
 [ "${DEPS:-all}" = all ] || want=$tools
 missing=

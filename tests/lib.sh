@@ -401,3 +401,8 @@ split_by_unit()
 	{ print >> out }
 	' "$1" -
 }
+
+# the CI files read as their CI systems read them: a YAML parser, and
+# the linter a kernel project would run on them (Debian's python3-yaml
+# and yamllint, from make deps)
+test_lazy_prereq YAML 'python3 -c "import yaml" && command -v yamllint'

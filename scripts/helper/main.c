@@ -287,6 +287,13 @@
  *	stdout, exit 2 (an unreadable FILE too, unlike other commands).
  *	Output errors: exit 1.
  *
+ * autofreeze annotate --github|--codequality <FINDINGS
+ *	check-tree's findings (FILE:LINE:COL: error: MESSAGE lines) on
+ *	stdin as a CI system shows them: GitHub workflow commands
+ *	(::error file=F,line=L,col=C::MESSAGE) or a GitLab code-quality
+ *	report (a JSON array).  A line that is no finding: one line on
+ *	stderr, exit 2, nothing on stdout.
+ *
  * autofreeze --version
  *	The release, from the VERSION file the helper was built with.
  *
@@ -297,6 +304,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "annotate.h"
 #include "api.h"
 #include "ktree.h"
 #include "layout.h"
@@ -354,10 +362,11 @@ static void usage(FILE *f)
 		"       %s unparsed PLAN SCAN [LOG...]\n"
 		"       %s apis [--starters|--wq]\n"
 		"       %s layout FILE LINE...\n"
+		"       %s annotate --github|--codequality <FINDINGS\n"
 		"       %s --version\n"
 		"(see the comment at the top of scripts/helper/main.c)\n",
 		PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG,
-		PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG);
+		PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG);
 }
 
 int main(int argc, char **argv)
@@ -383,6 +392,7 @@ int main(int argc, char **argv)
 		{ "unparsed", cmd_unparsed },
 		{ "apis", cmd_apis },
 		{ "layout", cmd_layout },
+		{ "annotate", cmd_annotate },
 	};
 	size_t i;
 

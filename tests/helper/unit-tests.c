@@ -748,6 +748,7 @@ int main(void)
 	test_nofreeze();
 	test_freezepath();
 	test_inside();
+	test_annotate();
 	printf("# %d checks, %d failed\n", checks, failed);
 	return failed ? 1 : 0;
 }

@@ -19,5 +19,7 @@ void test_layout(void);
 void test_freezepath(void);
 /* inside-tests.c: only regular files inside the tree are read (util.c) */
 void test_inside(void);
+/* annotate-tests.c: check-tree's findings as CI annotations */
+void test_annotate(void);
 
 #endif /* AF_UNIT_H */
