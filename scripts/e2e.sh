@@ -14,6 +14,21 @@
 # by btrfs's discard work.  So the test is known to be able to fail.
 #
 #   e2e.sh KVER                       (6.1, 6.12 or 7.3)
+#   e2e.sh --ktree KTREE [KVER]       (the user's own tree; make e2e KTREE=)
+#
+# With --ktree the kernels are built from a copy of KTREE (hard links,
+# its .git left out, make mrproper where it was built in place: the
+# copy's files are replaced, never written into, so KTREE stays as it
+# is), and its version, read from its Makefile, must be one of those
+# above (KVER, if given, the same).  A KTREE that carries no flag yet is
+# the control, as it is, and the patched kernel is it after make vfs and
+# make apply, as for a tarball.  A KTREE that carries the flag on some
+# unit (make apply ran on it) is the patched kernel as it is, without
+# make vfs or make apply, its units that carry the flag the ones
+# expected to freeze; it has no control (the tree before the conversion
+# is not to be had from it), so the mutant alone shows the checks can
+# fail.  Its results land in build/e2e/ktree-NAME-HASH/ (NAME its last
+# component, HASH of its path).
 #
 # The patched kernel is `make vfs` and `make apply DIR=fs`.  On a stable
 # tree make vfs applies our core VFS series, whose own "<type> (<dev>):
@@ -88,6 +103,33 @@ die()
 	exit 2
 }
 
+# The versions the guest's config and the expectations are written for.
+versions="6.1 6.12 7.3"
+
+# tree_version TREE: VERSION.PATCHLEVEL of TREE's top Makefile.
+tree_version()
+{
+	awk -F '[[:space:]]*=[[:space:]]*' '
+		$1 == "VERSION" && v == "" { v = $2 }
+		$1 == "PATCHLEVEL" && p == "" { p = $2 }
+		END { if (v ~ /^[0-9]+$/ && p ~ /^[0-9]+$/) print v "." p }' "$1/Makefile"
+}
+
+# The tree under test: a Debian tarball (KVER), or the user's (--ktree),
+# named so in every message.
+ktree=
+if [ "${1-}" = --ktree ]; then
+	[ $# -eq 2 ] || [ $# -eq 3 ] || die "usage: $prog --ktree KTREE [KVER]"
+	ktree_check "$2" fs	# a kernel tree, else one line and exit 2
+	ktree=$KTREE
+	kver=$(tree_version "$ktree")
+	in_versions=" $versions "
+	[ "${in_versions#* "$kver" }" != "$in_versions" ] ||
+		die "$(shown "$ktree"): linux ${kver:-of no version}, which make e2e has no guest config and expectations for (${versions// /, })"
+	[ $# -eq 2 ] || [ "$3" = "$kver" ] ||
+		die "KVER=$(shown "$3"), but KTREE $(shown "$ktree") is linux $kver (leave KVER out with KTREE)"
+	label="linux $kver at $(shown "$ktree")"
+else
 [ $# -eq 1 ] || die "usage: $prog KVER (6.1, 6.12 or 7.3)"
 kver=$1
 case $kver in
@@ -95,6 +137,8 @@ case $kver in
 esac
 tarball=/usr/src/linux-source-$kver.tar.xz
 [ -f "$tarball" ] || die "no $tarball (make deps installs linux-source-6.1, 6.12 and 7.3)"
+label="linux $kver"
+fi
 
 roles=
 all_roles="control patched mutant unready"
@@ -168,7 +212,12 @@ cc=gcc
 ! command -v ccache >/dev/null || cc="ccache gcc"
 # The hibernation client of /dev/snapshot, static, for the guest.
 snapshot_client_src=$TOP/tests/e2e/snapshot-client.c
-work=$BUILD/e2e/linux-$kver
+if [ -n "$ktree" ]; then
+	# its last component, made a plain name, and a hash of its path
+	work=$BUILD/e2e/ktree-$(printf '%s' "${ktree##*/}" | tr -c 'A-Za-z0-9._-' _)-$(printf '%s' "$ktree" | sha256sum | cut -c1-12)
+else
+	work=$BUILD/e2e/linux-$kver
+fi
 # Where each kernel is built, before it moves to its role's directory.
 tree=$work/tree
 mkdir -p "$work"
@@ -184,19 +233,30 @@ inputs()
 {
 	local role=$1
 	{
-		echo "tarball $(stat -c '%s %Y' "$tarball")"
+		if [ -n "$ktree" ]; then
+			echo "ktree $ktree_id"
+		else
+			echo "tarball $(stat -c '%s %Y' "$tarball")"
+		fi
 		sha256sum "$TOP/tests/e2e/kernel.config"
 		[ ! -f "$version_config" ] || sha256sum "$version_config"
 		# What the table gives the build: the types and their options.
 		guest_fs | awk '{ print "filesystem", $1, $2 }'
 		# What make vfs and make apply run, for the patched kernel
-		# and the mutant built on it.
-		if [ "$role" != control ]; then
+		# and the mutant built on it.  A KTREE proved as it is has
+		# neither run on it: the patches that mutate takes out, and
+		# what finds the prerequisites unready_tree takes out.
+		if [ "$role" != control ] && [ -z "$asis" ]; then
 			sha256sum "$TOP"/patches/linux-*/*.patch
 			sha256sum "$TOP"/cocci/*.cocci "$TOP"/scripts/helper/*.[ch] \
 				"$TOP"/policy/* \
 				"$TOP"/scripts/{vfs,apply}.sh \
 				"$TOP"/scripts/lib/{convert,ktree,plan}.sh
+		elif [ "$role" = mutant ]; then
+			sha256sum "$TOP"/patches/linux-*/*.patch
+		elif [ "$role" = unready ]; then
+			sha256sum "$TOP"/patches/linux-*/*.patch
+			sha256sum "$TOP"/scripts/helper/*.[ch] "$TOP"/policy/*
 		fi
 		[ "$role" != mutant ] || declare -f mutate
 		[ "$role" != unready ] || declare -f unready_tree
@@ -204,10 +264,16 @@ inputs()
 }
 
 # fs_types: the filesystems (directories of fs/) the tarball's tree has,
-# listed once per tarball into build/e2e/linux-KVER/fs-types.
+# listed once per tarball into build/e2e/linux-KVER/fs-types; KTREE's
+# from the tree.
 fs_types()
 {
 	local list=$work/fs-types stamp
+	if [ -n "$ktree" ]; then
+		find "$ktree/fs" -mindepth 2 -maxdepth 2 -name Kconfig -printf '%h\n' |
+			sed 's|.*/||'
+		return
+	fi
 	stamp=$(stat -c '%s %Y' "$tarball")
 	if [ "$(head -n 1 "$list" 2>/dev/null)" != "$stamp" ]; then
 		{
@@ -305,8 +371,30 @@ unready_tree()
 flagged_units()
 {
 	"$TOP/scripts/autofreeze" plan "$1" fs |
-		awk -F '\t' '$1 == "flagstate" && ($6 == "set" || $6 == "missing") {
+		awk -F '\t' -v asis="$asis" '$1 == "flagstate" &&
+			($6 == "set" || ($6 == "missing" && asis == "")) {
 			print $2 }' | sort -u
+}
+
+# carries_flag TREE: some type of TREE's fs/ carries the flag (make apply
+# ran on it).
+carries_flag()
+{
+	"$TOP/scripts/autofreeze" plan "$1" fs |
+		awk -F '\t' '$1 == "flagstate" && $6 == "set" { f = 1 } END { exit !f }'
+}
+
+# ktree_copy: KTREE into $tree, as build_kernel builds it: hard links,
+# without its .git (nothing here reads it), and with no build of its
+# own, which would stop the O= build (make mrproper unlinks, never
+# writes into a file).
+ktree_copy()
+{
+	ktree_link_copy "$ktree" "$tree" && rm -rf "$tree/.git" || return 1
+	if [ -e "$tree/.config" ] || [ -d "$tree/include/config" ] ||
+	   [ -d "$tree/arch/x86/include/generated" ]; then
+		make -s -C "$tree" mrproper >/dev/null
+	fi
 }
 
 # flagged_exercised TREE: every unit the converted TREE flags has its row
@@ -319,11 +407,11 @@ flagged_exercised()
 		if [ -z "$row" ]; then
 			missing="$missing $unit"
 		elif [ "$(echo "$row" | awk '{ print $7 }')" = none: ]; then
-			say "linux $kver: $unit is flagged, not run in the guest: ${row#*none: }"
+			say "$label: $unit is flagged, not run in the guest: ${row#*none: }"
 		fi
 	done
 	[ -z "$missing" ] || {
-		say "linux $kver: flagged, with no row in tests/e2e/filesystems:$missing"
+		say "$label: flagged, with no row in tests/e2e/filesystems:$missing"
 		return 1
 	}
 }
@@ -340,44 +428,53 @@ build_kernel()
 	local role=$1 dir=$work/$1 start
 	start=$(date +%s)
 	if built "$role"; then
-		say "linux $kver $role: kernel up to date"
+		say "$label $role: kernel up to date"
 		return 0
 	fi
 	rm -rf "$dir" "$tree"
 	mkdir -p "$dir"
 	if [ "$role" = patched ] && built control; then
-		say "linux $kver $role: copying the control's tree and build"
+		say "$label $role: copying the control's tree and build"
 		cp -a "$work/control/src" "$tree"
 	elif [ "$role" = mutant ] || [ "$role" = unready ]; then
 		built patched || {
-			say "linux $kver $role: no patched kernel to start from"
+			say "$label $role: no patched kernel to start from"
 			return 1
 		}
-		say "linux $kver $role: copying the patched kernel's tree and build"
+		say "$label $role: copying the patched kernel's tree and build"
 		cp -a "$work/patched/src" "$tree"
 		if [ "$role" = mutant ]; then
 			mutate "$tree" || {
-				say "linux $kver mutant: neither btrfs's freeze fix to take out nor a btrfs discard workqueue with WQ_FREEZABLE to take it from"
+				say "$label mutant: neither btrfs's freeze fix to take out nor a btrfs discard workqueue with WQ_FREEZABLE to take it from"
 				return 1
 			}
 		else
 			unready_tree "$tree" || {
-				say "linux $kver unready: no prerequisite of the suspend freeze to take out of the patched tree"
+				say "$label unready: no prerequisite of the suspend freeze to take out of the patched tree"
 				return 1
 			}
 		fi
+	elif [ -n "$ktree" ]; then
+		say "$label $role: copying the tree"
+		ktree_copy || {
+			say "$label $role: cannot copy $(shown "$ktree") to ${tree#"$TOP"/}"
+			return 1
+		}
 	else
-		say "linux $kver $role: unpacking ${tarball##*/}"
+		say "$label $role: unpacking ${tarball##*/}"
 		tar -C "$work" -xJf "$tarball"
 		mv "$work/linux-source-$kver" "$tree"
 	fi
-	if [ "$role" = patched ]; then
-		say "linux $kver $role: what its suspend freeze needs (make vfs)"
+	if [ "$role" = patched ] && [ -n "$asis" ]; then
+		say "$label $role: the tree as it is: it carries the flag, no make vfs or make apply"
+		flagged_exercised "$tree" || return 1
+	elif [ "$role" = patched ]; then
+		say "$label $role: what its suspend freeze needs (make vfs)"
 		"$TOP/scripts/vfs.sh" "$tree" > "$dir/vfs.log" 2>&1 || {
 			say "make vfs failed, see ${dir#"$TOP"/}/vfs.log"
 			return 1
 		}
-		say "linux $kver $role: make apply DIR=fs"
+		say "$label $role: make apply DIR=fs"
 		make -s -C "$TOP" apply KTREE="$tree" DIR=fs \
 			> "$dir/apply.log" 2>&1 || {
 			say "make apply failed, see ${dir#"$TOP"/}/apply.log:"
@@ -386,14 +483,14 @@ build_kernel()
 		}
 		flagged_exercised "$tree" || return 1
 	fi
-	say "linux $kver $role: building bzImage (J=$J, log in ${dir#"$TOP"/}/build.log)"
+	say "$label $role: building bzImage (J=$J, log in ${dir#"$TOP"/}/build.log)"
 	{
 		allconfig > "$dir/allconfig" &&
 		make -C "$tree" O=obj CC="$cc" allnoconfig \
 			KCONFIG_ALLCONFIG="$dir/allconfig" &&
 		make -C "$tree" O=obj CC="$cc" -j"$J" bzImage
 	} > "$dir/build.log" 2>&1 || {
-		say "linux $kver $role: kernel build failed, from ${dir#"$TOP"/}/build.log:"
+		say "$label $role: kernel build failed, from ${dir#"$TOP"/}/build.log:"
 		grep -m 10 -E 'error:|\*\*\*' "$dir/build.log" >&2 ||
 			tail -n 10 "$dir/build.log" >&2
 		return 1
@@ -401,7 +498,7 @@ build_kernel()
 	check_config "$tree/obj/.config" "$dir/allconfig" "$tree" || return 1
 	mv "$tree" "$dir/src"
 	inputs "$role" > "$dir/inputs"
-	say "linux $kver $role: built in $(($(date +%s) - start)) s"
+	say "$label $role: built in $(($(date +%s) - start)) s"
 }
 
 make_initramfs()
@@ -451,7 +548,7 @@ make_disks()
 	swap_dev=
 	flagged=$(flagged_units "$dir/src")
 	[ -n "$flagged" ] || {
-		say "linux $kver: the plan of ${dir#"$TOP"/}/src flags no unit"
+		say "$label: the plan of ${dir#"$TOP"/}/src flags no unit"
 		return 1
 	}
 	rm -f "$dir"/*.img
@@ -470,7 +567,7 @@ make_disks()
 		guest_args="$guest_args e2e.fs=$1:$4:$5:$6"
 	done < <(guest_fs)
 	[ -z "$unflagged" ] || {
-		say "linux $kver: not flagged on this version, run and expected not to freeze: $unflagged"
+		say "$label: not flagged on this version, run and expected not to freeze: $unflagged"
 		guest_args="$guest_args e2e.unflagged=$unflagged"
 	}
 	if [ "$mode" = failfreeze ]; then
@@ -502,7 +599,7 @@ qemu_boot()
 	local tag=$1 start rc=0
 	shift
 	rm -f "$dir/$tag.console.log" "$dir/$tag.report.log"
-	say "linux $kver $role: $tag: booting under qemu ($accel, timeout ${timeout_s} s)"
+	say "$label $role: $tag: booting under qemu ($accel, timeout ${timeout_s} s)"
 	start=$(date +%s)
 	# Serial 0 is the console, serial 1 the guest's report.
 	timeout "$timeout_s" "$qemu" "${qaccel[@]}" -smp 2 -m 1024 \
@@ -515,11 +612,11 @@ qemu_boot()
 		-serial "file:$dir/$tag.report.log" \
 		> "$dir/$tag.qemu.log" 2>&1 || rc=$?
 	if [ $rc -eq 124 ]; then
-		say "linux $kver $role: $tag: guest killed after ${timeout_s} s"
+		say "$label $role: $tag: guest killed after ${timeout_s} s"
 	elif [ $rc -ne 0 ]; then
-		say "linux $kver $role: $tag: qemu exited with $rc, see ${dir#"$TOP"/}/$tag.qemu.log"
+		say "$label $role: $tag: qemu exited with $rc, see ${dir#"$TOP"/}/$tag.qemu.log"
 	fi
-	say "linux $kver $role: $tag: guest ran for $(($(date +%s) - start)) s"
+	say "$label $role: $tag: guest ran for $(($(date +%s) - start)) s"
 }
 
 # boot ROLE MODE: run the scenario, suspend or hibernate, into
@@ -588,9 +685,9 @@ verdict()
 {
 	say "$@"
 	if [ ! -f "$work/verdicts.new" ]; then
-		printf 'autofreeze %s linux-source-%s %s\n' \
+		printf 'autofreeze %s %s %s\n' \
 			"$(af_version)" \
-			"$kver" "$(sed -n 's/^ok guest ran: //p' "$work"/*/*.check.txt 2>/dev/null | head -n 1)" \
+			"${ktree:-linux-source-$kver}" "$(sed -n 's/^ok guest ran: //p' "$work"/*/*.check.txt 2>/dev/null | head -n 1)" \
 			>"$work/verdicts.new"
 	fi
 	echo "$*" >>"$work/verdicts.new"
@@ -614,12 +711,12 @@ judge()
 	patched)
 		discard=$(grep '^note .*btrfs_discard_workfn' "$check" | head -n 1 || true)
 		if [ $rc -eq 0 ] && [ -n "$discard" ] && built_with_btrfs_fix; then
-			verdict "linux $kver $what: FAIL, btrfs discards reach its frozen disk, though its freeze stops them: ${discard#note }"
+			verdict "$label $what: FAIL, btrfs discards reach its frozen disk, though its freeze stops them: ${discard#note }"
 			status=1
 		elif [ $rc -eq 0 ]; then
-			verdict "linux $kver $what: PASS (${summary#*: })"
+			verdict "$label $what: PASS (${summary#*: })"
 		else
-			verdict "linux $kver $what: FAIL (${summary#*: }), from ${check#"$TOP"/}:"
+			verdict "$label $what: FAIL (${summary#*: }), from ${check#"$TOP"/}:"
 			grep '^FAIL' "$check" >&2
 			status=1
 		fi
@@ -627,12 +724,12 @@ judge()
 	control)
 		other=$(grep '^FAIL' "$check" | grep -v '^FAIL \[fs-freeze\]' || true)
 		if [ $rc -eq 1 ] && [ -z "$other" ]; then
-			verdict "linux $kver $what: fails as it must (${summary#*: }, all of them [fs-freeze])"
+			verdict "$label $what: fails as it must (${summary#*: }, all of them [fs-freeze])"
 		elif [ $rc -eq 0 ]; then
-			verdict "linux $kver $what: PASSES, so the test cannot tell a patched kernel from an unpatched one"
+			verdict "$label $what: PASSES, so the test cannot tell a patched kernel from an unpatched one"
 			status=1
 		else
-			verdict "linux $kver $what: fails for another reason too, from ${check#"$TOP"/}:"
+			verdict "$label $what: fails for another reason too, from ${check#"$TOP"/}:"
 			echo "$other" >&2
 			status=1
 		fi
@@ -644,18 +741,18 @@ judge()
 		*) caught=$(grep '^FAIL \[freeze-fail\] .*went on' "$check" | head -n 1 || true) ;;
 		esac
 		if [ -n "$caught" ]; then
-			verdict "linux $kver $what: caught (${caught#FAIL })"
+			verdict "$label $what: caught (${caught#FAIL })"
 		else
-			verdict "linux $kver $what: NOT CAUGHT without the prerequisites of its suspend freeze (${summary#*: }), see ${check#"$TOP"/}"
+			verdict "$label $what: NOT CAUGHT without the prerequisites of its suspend freeze (${summary#*: }), see ${check#"$TOP"/}"
 			status=1
 		fi
 		;;
 	mutant)
 		caught=$(grep '^FAIL \[io-frozen\].*btrfs_discard_workfn' "$check" | head -n 1 || true)
 		if [ -n "$caught" ]; then
-			verdict "linux $kver $what: caught (${caught#FAIL })"
+			verdict "$label $what: caught (${caught#FAIL })"
 		else
-			verdict "linux $kver $what: NOT CAUGHT, btrfs's discard work without WQ_FREEZABLE went unseen (${summary#*: }), see ${check#"$TOP"/}"
+			verdict "$label $what: NOT CAUGHT, btrfs's discard work without WQ_FREEZABLE went unseen (${summary#*: }), see ${check#"$TOP"/}"
 			status=1
 		fi
 		;;
@@ -684,12 +781,30 @@ in_list()
 # flagged_units() reads the helper's plan, for every role.
 make -s -C "$TOP" helper || die "make helper failed"
 
+# KTREE as it is: its identity for inputs() (every file's name, size
+# and time, its .git left out), and whether it is converted already.
+asis=
+if [ -n "$ktree" ]; then
+	ktree_id=$(cd "$ktree" && find . -path ./.git -prune -o -type f \
+		-printf '%P %s %T@\n' | LC_ALL=C sort | sha256sum | cut -c1-64) ||
+		die "$(shown "$ktree"): cannot read the tree"
+	say "$label: kernels and results in ${work#"$TOP"/}/"
+	if carries_flag "$ktree"; then
+		asis=1
+		say "$label: carries the flag: proved as it is, with no control"
+	fi
+fi
+
 status=0
 rm -f "$work/verdicts.new"
 for role in $roles; do
+	if [ "$role" = control ] && [ -n "$asis" ]; then
+		say "$label control: skipped, the tree is converted already: no unconverted kernel of it to compare"
+		continue
+	fi
 	if [ "$role" = unready ] && built patched &&
 	   ! "$TOP/scripts/autofreeze" prereqs "$work/patched/src" | grep -q '^has'; then
-		say "linux $kver unready: skipped, its suspend freeze has no prerequisites to take out"
+		say "$label unready: skipped, its suspend freeze has no prerequisites to take out"
 		continue
 	fi
 	build_kernel "$role" || exit 1
