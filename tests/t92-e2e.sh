@@ -18,16 +18,25 @@
 
 . "$(dirname "$0")/lib.sh"
 
+# e2e_verdicts LOG WHO: LOG says, of the kernels of WHO (a pattern:
+# "linux 7.3", "linux 7.3 at .*"), what make e2e must: the patched
+# kernel passes and hibernates, the control fails on the VFS freeze
+# only, the mutant's I/O to a frozen disk is caught.
+e2e_verdicts()
+{
+	grep -q "^e2e\.sh: $2 patched: PASS" "$1" &&
+	grep -q "^e2e\.sh: $2 patched hibernate: PASS" "$1" &&
+	grep -q "^e2e\.sh: $2 control: fails as it must" "$1" &&
+	grep -q "^e2e\.sh: $2 mutant: caught (\[io-frozen\] .* from btrfs_discard_workfn " "$1"
+}
+
 for v in ${E2E_VERSIONS:-7.3}; do
 	# lib.sh knows 6.1 and 6.12; E2E_VERSIONS may name another
 	test_lazy_prereq DEBIAN_SRC_${v/./_} "test -f /usr/src/linux-source-$v.tar.xz"
 	test_expect_success E2E,DEBIAN_SRC_${v/./_},SPATCH "make e2e KVER=$v: patched kernel passes and hibernates, control fails on the VFS freeze only, mutant is caught" '
 		"$TOP"/scripts/e2e.sh $v >e2e.log 2>&1; rc=$?; cat e2e.log;
 		test $rc -eq 0 &&
-		grep -q "^e2e.sh: linux $v patched: PASS" e2e.log &&
-		grep -q "^e2e.sh: linux $v patched hibernate: PASS" e2e.log &&
-		grep -q "^e2e.sh: linux $v control: fails as it must" e2e.log &&
-		grep -q "^e2e.sh: linux $v mutant: caught (\[io-frozen\] .* from btrfs_discard_workfn " e2e.log
+		e2e_verdicts e2e.log "linux $v"
 	'
 
 	# The verdict lines, for the CI log.
@@ -66,10 +75,7 @@ test_expect_success E2E,E2E_KTREE,KTREE_7_3,SPATCH "make e2e KTREE=<a tree of 7.
 	tree_listing ktree >after &&
 	test_cmp before after &&
 	test -n "$w" && test $rc -eq 0 &&
-	grep -q "^e2e\.sh: linux 7\.3 at .* patched: PASS" ktree.log &&
-	grep -q "^e2e\.sh: linux 7\.3 at .* patched hibernate: PASS" ktree.log &&
-	grep -q "^e2e\.sh: linux 7\.3 at .* control: fails as it must" ktree.log &&
-	grep -q "^e2e\.sh: linux 7\.3 at .* mutant: caught (\[io-frozen\] .* from btrfs_discard_workfn " ktree.log
+	e2e_verdicts ktree.log "linux 7\.3 at .*"
 '
 grep -h '^\(e2e.sh: linux .*\(PASS\|FAIL\|fails\|caught\|CAUGHT\|built in\|ran for\)\|make e2e KTREE=: \)' \
 	"$TRASH/.out.$test_count" 2>/dev/null | sed 's/^/# /'
