@@ -38,8 +38,10 @@ virtual report
 import os.path
 
 # Uses that keep their flag, as (file, line), from -D keep_at; a path
-# is relative to where spatch runs ("./fs/a.c" is "fs/a.c").
+# is relative to where spatch runs ("./fs/a.c" is "fs/a.c") or to the
+# tree's top (make coccicheck M=dir runs spatch inside dir).
 kept_at = set()
+kept_lines = set()
 
 # Where the rule acts: the units the helper's plan converts, -D
 # units=fs/xfs,fs/ext4 ("driven"; a path named may also be a file).
@@ -89,7 +91,33 @@ def in_function(p):
 	return p[0].current_element != "something_else"
 
 def is_kept(p):
-	return (os.path.normpath(p[0].file), int(p[0].line)) in kept_at
+	"""P is on a line -D keep_at names, by its text (kept_lines), which
+	no rule changes: once a rule has changed a file, spatch may name a
+	reparsed copy of it in later positions, its lines moved.  The same
+	text on another line of the file keeps that one too."""
+	line = read_line(p[0].file, int(p[0].line))
+	return line is not None and line.strip() in kept_lines
+
+def read_line(path, n):
+	try:
+		with open(path, errors="replace") as f:
+			lines = f.read().split("\n")
+	except OSError:
+		return None
+	return lines[n - 1] if 0 < n <= len(lines) else None
+
+def note_file(path):
+	"""The file at hand, by its own name (the first use's position,
+	before any change): whether the rule acts on it, and the text of
+	its lines -D keep_at names."""
+	file_in_scope[:] = [True] if file_scope(path) else []
+	names = (os.path.normpath(path), tree_path(path))
+	kept_lines.clear()
+	for f, n in kept_at:
+		if f in names:
+			line = read_line(path, n)
+			if line is not None:
+				kept_lines.add(line.strip())
 
 def convertible(p):
 	return bool(driven) and in_scope(p) and in_function(p) and not is_kept(p)
@@ -150,7 +178,7 @@ system_freezable_power_efficient_wq@t
 @script:python wq_file@
 p << wq_token.t;
 @@
-file_in_scope[:] = [True] if file_scope(p[0].file) else []
+note_file(p[0].file)
 
 // Flags split over two lines that fit on one once WQ_FREEZABLE is gone
 // are joined (xfs_log.c).

@@ -43,6 +43,18 @@ for c in $CASES; do
 		test_cmp $c.want $c.got
 	'
 
+	# since 6.13 make coccicheck M=dir runs spatch inside dir: paths
+	# are relative to it, and -D keep_at's to the tree's top
+	test_expect_success SPATCH "$c: spatch by hand from inside $unit, as make coccicheck M= runs it, gives the golden" '
+		fake_ktree $c $c.inside &&
+		mapfile -t defs < <(case_defines $c) &&
+		(cd $c.inside/$unit && $SPATCH --very-quiet -D patch "${defs[@]}" \
+			--sp-file "$COCCI"/$rule.cocci --dir .) >$c.inside.out &&
+		diff_hunks <"$FIXTURES"/$c/expected.diff >$c.want &&
+		sed "s|^--- a/|--- a/$unit/|" $c.inside.out | diff_hunks >$c.got &&
+		test_cmp $c.want $c.got
+	'
+
 	test_expect_success SPATCH "$c: spatch -D report by hand gives the golden report" '
 		case_tree $c $c.hand-report &&
 		mapfile -t defs < <(case_defines $c) &&
