@@ -302,7 +302,9 @@ mkdir "$scratch/conv" "$scratch/rep"
 prog=$prog "$TOP/scripts/lib/convert.sh" "$KTREE" "$DIR" "$scratch/conv"
 REPORT=1 prog=$prog "$TOP/scripts/lib/convert.sh" "$KTREE" "$DIR" "$scratch/rep" 2>/dev/null
 (cd "$KTREE" && "$AF" scan -j "$J" "$DIR") >"$scratch/rep/scan"
-"$AF" report "$scratch/rep/plan" "$scratch/rep/flags" "$scratch/rep/unparsed" \
+# -v: every line whole, each use with its full reason (uses(), notes(),
+# usecount() read that layout; the default one is for people)
+"$AF" report -v "$scratch/rep/plan" "$scratch/rep/flags" "$scratch/rep/unparsed" \
 	"$scratch/rep/rules" "$scratch/rep/scan" >"$scratch/report"
 plan=$scratch/conv/plan
 mechanism=$(plan_optin "$plan" 6)

@@ -329,7 +329,7 @@ e2e_record()
 test_lazy_prereq CLEAN_TOP 'git -C "$TOP" diff --quiet HEAD'
 
 test_expect_success SPATCH,CLEAN_TOP "make e2e's record of this version on the tree's version: the cover letter quotes it, the changelog gives the figures" '
-	e2e_record b "$(git -C "$TOP" describe --always --dirty)" &&
+	e2e_record b "$(af_version)" &&
 	git_tree e2t &&
 	BUILD="$TRASH"/b $SE "$TRASH"/e2t fs "$TRASH"/out9 2>err &&
 	tr "\n" " " <out9/0000-cover-letter.patch | tr -s " " >cover9 &&

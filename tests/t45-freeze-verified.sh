@@ -113,7 +113,7 @@ test_expect_success KTREE_6_12,SPATCH "6.12, 0001 only: apply and diff refuse in
 	test ! -s out &&
 	one_line diff.sh err &&
 	grep -q "0002 missing.*make vfs" err &&
-	"$TOP"/scripts/report.sh k612 fs/ext2 >out 2>err &&
+	"$TOP"/scripts/report.sh -v k612 fs/ext2 >out 2>err &&
 	grep -q "only partly in: 0001 in, 0002 missing" out &&
 	sums k612 >after &&
 	test_cmp before after
