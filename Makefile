@@ -63,7 +63,7 @@ help:
 	@echo 'Variables: KTREE=<kernel tree> DIR=<unit or directory of units, relative to KTREE>'
 	@echo '           FORCE=1 (convert units that are not freeze-capable, no flag)'
 	@echo '           JUDGMENTS=<file> (reviewed judgments instead of policy/judgments.tsv)'
-	@echo '           J=<jobs> FORMAT=json (report, check-tree) BASE=<rev> (check-tree)'
+	@echo '           J=<jobs> FORMAT=json (report, check-tree) V=1 (report: every line whole) BASE=<rev> (check-tree)'
 	@echo '           OUT=<dir> COMPILE=0 BRANCH=<topic branch> SUBJECT_PREFIX=RFC REROLL=<n>'
 	@echo '           IN_REPLY_TO=<msgid> ADD_TO=/ADD_CC=<addr,...> CHANGES=<file> SMPL_URL=<url>'
 	@echo '           O=<build dir> (series)   O=/KCONFIG=/FILES= (build-check)'

@@ -35,7 +35,7 @@ diff: helper
 apply: helper
 	@"$$TOP/scripts/apply.sh" "$$KTREE" "$$DIR"
 
-## report: every freezer use in DIR (converted / kept / manual) and each unit's eligibility; FORMAT=json
+## report: the units of DIR at a glance, then every freezer use (converted / kept / manual); V=1: every line whole; FORMAT=json
 .PHONY: report
 report: helper
 	@"$$TOP/scripts/report.sh" "$$KTREE" "$$DIR"

@@ -381,7 +381,7 @@ test_expect_success SPATCH,TMPFS "a read-only cache that holds the entries: diff
 	  mount -o remount,ro roc &&
 	  AUTOFREEZE_CACHE=$TRASH/roc $S/diff.sh "$TRASH"/ref fs/xfs >rc.diff 2>err &&
 	  test_cmp /dev/null err && test_cmp ref.diff rc.diff &&
-	  AUTOFREEZE_CACHE=$TRASH/roc $S/report.sh "$TRASH"/ref fs/xfs >rc.report 2>err &&
+	  AUTOFREEZE_PROGRESS=600 AUTOFREEZE_CACHE=$TRASH/roc $S/report.sh "$TRASH"/ref fs/xfs >rc.report 2>err &&
 	  test_cmp /dev/null err && test_cmp rc.want.report rc.report &&
 	  cp -a ref rc.tree && AUTOFREEZE_CACHE=$TRASH/roc $S/apply.sh "$TRASH"/rc.tree fs/xfs 2>err &&
 	  test_line_count err 1 && diff -r want rc.tree; rc=$?; umount roc; test $rc = 0; }
