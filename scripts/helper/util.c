@@ -635,6 +635,10 @@ char *one_line(const char *s)
 
 void json_str(FILE *f, const char *s)
 {
+	if (!s) {
+		fputs("null", f);
+		return;
+	}
 	putc('"', f);
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;

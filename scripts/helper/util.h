@@ -225,7 +225,7 @@ char *path_clean(const char *path);
  */
 char *one_line(const char *s);
 
-/* Write S as a JSON string literal (with the quotes). */
+/* Write S as a JSON string literal (with the quotes); NULL as null. */
 void json_str(FILE *f, const char *s);
 
 /* Number of online CPUs, at least 1. */

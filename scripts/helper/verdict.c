@@ -1420,10 +1420,7 @@ static void print_json(const struct plan *p, const size_t count[3])
 			fputs(",\"types\":", stdout);
 			json_strvec(&u->flag_types);
 			fputs(",\"reason\":", stdout);
-			if (u->flag_why)
-				json_str(stdout, u->flag_why);
-			else
-				fputs("null", stdout);
+			json_str(stdout, u->flag_why);
 			fputs(",\"text\":", stdout);
 			json_str(stdout, u->flag);
 			putchar('}');
@@ -1431,10 +1428,7 @@ static void print_json(const struct plan *p, const size_t count[3])
 			fputs("null", stdout);
 		}
 		fputs(",\"fs_autofreeze\":", stdout);
-		if (u->flag)
-			json_str(stdout, u->flag);
-		else
-			fputs("null", stdout);
+		json_str(stdout, u->flag);
 		fputs(",\"notes\":[", stdout);
 		for (k = 0; !u->whole && k < u->notes.n; k++) {
 			fputs(k ? "," : "", stdout);
