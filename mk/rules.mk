@@ -30,6 +30,11 @@ export FORCE JUDGMENTS FORMAT BASE OUT COMPILE BRANCH SUBJECT_PREFIX REROLL \
 diff: helper
 	@"$$TOP/scripts/diff.sh" "$$KTREE" "$$DIR"
 
+## by-hand: the spatch command lines, unit by unit, that make diff's edits by hand from KTREE's top (the -D values of the plan)
+.PHONY: by-hand
+by-hand: helper
+	@"$$TOP/scripts/by-hand.sh" "$$KTREE" "$$DIR"
+
 ## apply: convert DIR in KTREE in place, all or nothing
 .PHONY: apply
 apply: helper

@@ -209,12 +209,10 @@ for t in "${trees[@]}"; do
 	# one list: a name in one unit is a thread in every unit by hand.
 	# Likewise the uses the judgments keep (-D keep_at for wq_freezable),
 	# the freezable macros with a plain twin (-D twins), and the units
-	# the rules may edit at all (-D units: without it they edit nothing).
+	# the rules may edit at all (-D units: without it they edit nothing):
+	# plan_rule_defs, as convert.sh gives them.
 	"$AF" plan --force "$tree" fs >"$s/plan"
-	units=$(plan_lines "$s/plan" file 2 | LC_ALL=C sort -u | paste -sd, -)
 	kfns=$(plan_lines "$s/plan" kthread 3 | LC_ALL=C sort -u | paste -sd, -)
-	keeps=$(plan_keep_at "$s/plan")
-	twins=$(plan_twins "$s/plan")
 	nkfns=$(tr ',' '\n' <<<"$kfns" | grep -c . || true)
 	names=$("$AF" apis | paste -sd'|' -)
 	nnames=$("$AF" apis | wc -l)
@@ -242,10 +240,7 @@ for t in "${trees[@]}"; do
 	# parent: spatch then scans the files itself, as on any tree
 	# unpacked from a tarball.
 	for r in $RULES; do
-		defs=(-D "units=$units")
-		[ "$r" != kthread_freezer ] || defs+=(-D "kthread_fns=$kfns")
-		[ "$r" != kthread_freezer ] || [ -z "$twins" ] || defs+=(-D "twins=$twins")
-		[ "$r" != wq_freezable ] || [ -z "$keeps" ] || defs+=(-D "keep_at=$keeps")
+		mapfile -t defs < <(plan_rule_defs "$s/plan" "$r")
 		(cd "$tree" && measure "hand-$r" 0 \
 			env GIT_CEILING_DIRECTORIES="${tree%/*}" \
 			"$SPATCH" --sp-file "$TOP/cocci/$r.cocci" -D patch "${defs[@]}" \

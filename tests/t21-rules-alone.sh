@@ -30,6 +30,14 @@ by_hand()
 		${SPATCH_PYTHON:+--python "$SPATCH_PYTHON"} "$@")
 }
 
+test_expect_success "make by-hand: a missing tree or DIR is one line, exit 2" '
+	test_exit_code 2 "$TOP"/scripts/by-hand.sh "$TRASH"/nope fs >out 2>err &&
+	test_line_count err 1 && grep -q "^by-hand.sh: " err && test_cmp /dev/null out &&
+	mkdir -p tiny/fs && printf "VERSION = 7\nPATCHLEVEL = 3\n" >tiny/Makefile &&
+	test_exit_code 2 "$TOP"/scripts/by-hand.sh "$TRASH"/tiny fs/nope >out 2>err &&
+	test_line_count err 1 && grep -q "^by-hand.sh: " err && test_cmp /dev/null out
+'
+
 for v in ${T21_VERSIONS:-7.3}; do
 	prereq=KTREE_${v/./_},SPATCH
 
@@ -66,6 +74,22 @@ for v in ${T21_VERSIONS:-7.3}; do
 			! grep "no inferred keywords" kw$v-$r &&
 			grep -q "^[0-9]* files match" kw$v-$r || return 1
 		done
+	'
+
+	# make by-hand: with the plan's -D values, spatch by hand makes
+	# make diff's edits, hunk for hunk, flag included, unit by unit
+	test_expect_success $prereq "$v: the command lines make by-hand prints, run by hand over fs/, give make diff DIR=fs" '
+		make -s -C "$TOP" by-hand KTREE="$TRASH"/t$v DIR=fs >byhand$v.sh &&
+		grep -q "^# fs/xfs\$" byhand$v.sh &&
+		grep -q "fs_autofreeze.cocci .* -D fs_types=xfs_fs_type " byhand$v.sh &&
+		# spatch --in-place writes into the file: fs/ a real copy
+		rm -rf h$v && ktree_link_copy "$TRASH"/t$v h$v &&
+		rm -rf h$v/fs && cp -a t$v/fs h$v/fs && touch before$v &&
+		(cd h$v && GIT_CEILING_DIRECTORIES="$TRASH" bash -e "$TRASH"/byhand$v.sh) &&
+		{ sed -n "s|^+++ b/||p" make$v.diff; (cd h$v && find fs -type f -newer ../before$v); } |
+			LC_ALL=C sort -u >files$v &&
+		"$TOP"/scripts/lib/tree-diff.sh t$v h$v $(cat files$v) >hand$v.diff &&
+		test_cmp make$v.diff hand$v.diff
 	'
 
 	test_expect_success $prereq "$v: make coccicheck with the rules in scripts/coccinelle/, absolute COCCI=, M=fs" '

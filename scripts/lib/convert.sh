@@ -328,15 +328,6 @@ mapfile -t allfiles < <(plan_lines "$out/plan.spatch" file 3)
 (cd "$out/b" && "$AF" scan "${allfiles[@]}") >"$out/scan-before"
 collide=$("$AF" runs "$out/plan.spatch" "$out/scan-before")
 
-# keep_defs PLAN [UNIT]: -D keep_at=... for the uses the plan's
-# judgments keep, when there are any.
-keep_defs()
-{
-	local at
-	at=$(plan_keep_at "$@")
-	[ -z "$at" ] || printf '%s\n' -D "keep_at=$at"
-}
-
 # rule_units MODE [UNIT]: the removal rules over the files of UNIT, or
 # of every unit in one run.  MODE patch converts b/, and with REPORT=1
 # gives the rules' messages on the original code too: kthread_freezer's
@@ -344,27 +335,21 @@ keep_defs()
 # from a report run on a/.  MODE check: the messages on a/ alone.
 rule_units()
 {
-	local mode=$1 u=${2-} plan=$out/plan.spatch kfns twins unused defs files keeps
-	local kmode=$mode tag=${2:+-${2//\//-}} wqfiles units
+	local mode=$1 u=${2-} plan=$out/plan.spatch defs files keeps renamed
+	local kmode=$mode tag=${2:+-${2//\//-}} wqfiles
 	mapfile -t files < <(rule_files task "$u")
 	mapfile -t wqfiles < <(rule_files wq "$u")
-	kfns=$(plan_lines "$plan" kthread 3 "$u" | LC_ALL=C sort -u | paste -sd, -)
-	twins=$(plan_twins "$plan" "$u")
-	unused=$(plan_lines "$plan" unusedtwin 3 "$u" | LC_ALL=C sort -u | paste -sd, -)
-	# the units the rules may edit (without them they edit nothing),
-	# and the files renamed out of them while spatch runs
-	units=$({ plan_lines "$plan" file 2 "$u"; cut -f2 "$out/renames"; } |
-		LC_ALL=C sort -u | paste -sd, -)
-	defs=(-D "units=$units")
-	[ -z "$kfns" ] || defs+=(-D "kthread_fns=$kfns")
-	[ -z "$twins" ] || defs+=(-D "twins=$twins")
-	[ -z "$unused" ] || defs+=(-D "unused_twins=$unused")
+	# the files renamed out of their units while spatch runs are the
+	# rules' to edit too (-D units=)
+	renamed=$(cut -f2 "$out/renames" | paste -sd, -)
+	mapfile -t defs < <(plan_rule_defs "$plan" kthread_freezer "$u" |
+		sed "1,2s/^units=.*/&${renamed:+,$renamed}/")
+	mapfile -t keeps < <(plan_rule_defs "$plan" wq_freezable "$u" |
+		sed "1,2s/^units=.*/&${renamed:+,$renamed}/")
 	[ "$mode" != patch ] || [ -z "${REPORT:-}" ] || kmode=both
 	[ ${#files[@]} -eq 0 ] ||
 		run_rule "$kmode" kthread_freezer "$out/log-kthread$tag" "${defs[@]}" ::: "${files[@]}"
 	[ ${#wqfiles[@]} -gt 0 ] || return 0
-	mapfile -t keeps < <(keep_defs "$plan" "$u")
-	keeps+=(-D "units=$units")
 	run_rule "$mode" wq_freezable "$out/log-wq$tag" "${keeps[@]}" ::: "${wqfiles[@]}"
 	[ "$kmode" != both ] ||
 		run_rule report wq_freezable "$out/log-wq-report$tag" "${keeps[@]}" ::: "${wqfiles[@]}"
