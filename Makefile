@@ -81,6 +81,7 @@ deps:
 .PHONY: check
 check:
 	@[ -x "$$TOP/tests/run" ] || { echo "check: the test suite is a checkout's, not in $$TOP" >&2; exit 2; }
-	@"$$TOP/tests/run"
+	@# the tests name their trees: make's defaults are no KTREE or DIR given
+	@env -u KTREE -u DIR -u KTREE_DEFAULT -u AF_CALLER_DIR -u AF_KTREE_DEFAULT "$$TOP/tests/run"
 
 include $(sort $(wildcard $(TOP)/mk/*.mk))
