@@ -81,7 +81,11 @@ deps:
 .PHONY: check
 check:
 	@[ -x "$$TOP/tests/run" ] || { echo "check: the test suite is a checkout's, not in $$TOP" >&2; exit 2; }
-	@# the tests name their trees: make's defaults are no KTREE or DIR given
-	@env -u KTREE -u DIR -u KTREE_DEFAULT -u AF_CALLER_DIR -u AF_KTREE_DEFAULT "$$TOP/tests/run"
+	@# the tests name their trees and install prefixes: make's exported
+	@# defaults are no KTREE, DIR or PREFIX given (an install test would
+	@# otherwise write into /usr/local)
+	@env -u KTREE -u DIR -u KTREE_DEFAULT -u AF_CALLER_DIR -u AF_KTREE_DEFAULT \
+		-u PREFIX -u DESTDIR -u BINDIR -u DATADIR -u LIBEXECDIR -u MANDIR \
+		"$$TOP/tests/run"
 
 include $(sort $(wildcard $(TOP)/mk/*.mk))

@@ -13,6 +13,10 @@
 
 . "$(dirname "$0")/lib.sh"
 
+# every install below names its PREFIX or DESTDIR: none from the
+# environment (an outer make exports its defaults, /usr/local's)
+unset PREFIX DESTDIR BINDIR DATADIR LIBEXECDIR MANDIR
+
 # the fixtures' threads and workqueues, judged for these tests
 JUDGMENTS=$TESTS/helper/judgments.tsv
 export JUDGMENTS
