@@ -86,6 +86,7 @@ check:
 	@# otherwise write into /usr/local)
 	@env -u KTREE -u DIR -u KTREE_DEFAULT -u AF_CALLER_DIR -u AF_KTREE_DEFAULT \
 		-u PREFIX -u DESTDIR -u BINDIR -u DATADIR -u LIBEXECDIR -u MANDIR \
+		-u RULE -u SPATCH_DIR \
 		"$$TOP/tests/run"
 
 include $(sort $(wildcard $(TOP)/mk/*.mk))

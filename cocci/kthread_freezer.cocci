@@ -19,15 +19,17 @@
 /// Whether a thread may stop freezing is a fact about the whole
 /// filesystem and the tree: that its own freeze quiesces the thread,
 /// that the same change flags the filesystem.  spatch sees one file,
-/// so the rule edits only in the units named with -D units=fs/xfs,...,
-/// as autofreeze's make diff and make apply name those its plan
-/// converts (with -D kthread_fns= for threads started from another
-/// file, -D twins= and -D unused_twins= for a filesystem's own freezable
-/// wait macros).  Without -D units it edits nothing, and report mode
-/// names each use in a kernel thread of fs/, for autofreeze's make
-/// report to judge.
+/// so the rule edits only the units autofreeze's plan converts: named
+/// with -D units=fs/xfs,... as make diff and make apply run it (with
+/// -D kthread_fns= for threads started from another file, -D twins= and
+/// -D unused_twins= for a filesystem's own freezable wait macros), or,
+/// run with no -D in patch mode, asked of the autofreeze command (on
+/// PATH, or AUTOFREEZE=), and then only the units that carry their flag
+/// already: run fs_autofreeze.cocci first.  With neither it edits
+/// nothing, and report mode names each use in a kernel thread of fs/,
+/// for autofreeze's make report to judge.
 //
-// Confidence: High (edits only where -D units names the units autofreeze converts)
+// Confidence: High (edits only the units autofreeze's plan converts, with their flag)
 // Copyright: (C) 2026 The autofreeze authors.
 // URL: https://lwn.net/Articles/935602/
 // Options: --no-includes --include-headers
@@ -44,11 +46,12 @@ virtual report
 import os.path
 
 # Where the rule acts: the units the helper's plan converts, -D
-# units=fs/xfs,fs/ext4 ("driven"; a path named may also be a file).
-# Without them (by hand, make coccicheck) the rule cannot see the
-# whole unit: whether it is eligible, the judgments, threads started
-# from another file, the flag.  So it edits nothing, and report,
-# context and org modes name only the uses in kernel threads of fs/.
+# units=fs/xfs,fs/ext4 ("driven"; a path named may also be a file), or
+# by hand those the autofreeze command gives (ask_autofreeze).  Without
+# them the rule cannot see the whole unit: whether it is eligible, the
+# judgments, threads started from another file, the flag.  So it edits
+# nothing, and report, context and org modes name only the uses in
+# kernel threads of fs/.
 unit_dirs = []
 driven = []
 patching = []
@@ -306,38 +309,114 @@ def note_freezer_h(path):
 		print("%s:%s: manual: drop #include <linux/freezer.h> by hand"
 		      " if the file no longer uses it" % (path, state[5:]))
 
+# The -D values, each taken by one function: from its -D block below,
+# or from ask_autofreeze().
+def take_units(us):
+	unit_dirs.extend(os.path.normpath(u.strip()) for u in us.split(",") if u.strip())
+	driven[:] = [True]
+
+def take_kthread_fns(fns):
+	named.update(f.strip() for f in fns.split(",") if f.strip())
+
+# A twin is the same wait as the freezable macro but for its
+# try_to_freeze(): the helper checks that token for token ("autofreeze
+# plan", twin lines).
+def take_twins(tw):
+	for pair in tw.split(","):
+		old, _, new = pair.strip().partition(":")
+		if old and new:
+			PLAIN_SLEEP[old] = new
+			twin_names.add(old)
+
+# A twin the conversion leaves without a use in the whole unit: the
+# helper says which ("autofreeze plan", unusedtwin lines), for only it
+# sees every file; by hand, without the -D, no definition goes.  A name
+# counts only if -D twins gives it too: never one of the kernel's own
+# freezable sleeps.
+def take_unused_twins(ut):
+	twins_unused.update(n.strip() for n in ut.split(",") if n.strip())
+
+# By hand, with no -D values (spatch as a user runs it, make
+# coccicheck), patch mode: the values the plan of make diff gives this rule
+# on the tree the --dir of spatch is in, from the autofreeze command
+# ($AUTOFREEZE, else autofreeze on PATH; AUTOFREEZE=none: never asked),
+# through "autofreeze by-hand RULE=" (scripts/by-hand.sh).  TAKE maps a
+# value name to what takes it, as the -D blocks below do.  No answer,
+# no edit.  Each rule stands alone, so each has this function, the same
+# (t30 checks).
+def ask_autofreeze(rule, take):
+	import os, shutil, subprocess, sys
+	def no_edits(why):
+		sys.stderr.write("%s.cocci: no edits: %s\n" % (rule, why))
+	try:
+		with open("/proc/self/cmdline", "rb") as f:
+			argv = f.read().decode(errors="replace").split("\0")
+	except OSError:
+		return
+	pairs = list(zip(argv, argv[1:]))
+	if ("-D", "patch") not in pairs:
+		return
+	dirs = [b for a, b in pairs if a == "--dir"]
+	cmd = os.environ.get("AUTOFREEZE") or shutil.which("autofreeze")
+	if cmd == "none":
+		return
+	if not cmd or not dirs:
+		no_edits("they need autofreeze's plan: %s" %
+			 ("give spatch --dir" if cmd else
+			  "install autofreeze, or set AUTOFREEZE=.../bin/autofreeze"))
+		return
+	# where to find things and the judgments file, no more: make
+	# coccicheck leaves the kernel make variables (SPATCH, M, O,
+	# MAKEFLAGS...) in the environment, a user may have FORCE or KTREE
+	env = dict((k, v) for k, v in os.environ.items()
+		   if k in ("PATH", "HOME", "TMPDIR", "LANG", "LC_ALL", "USER",
+			    "XDG_CACHE_HOME", "AUTOFREEZE_CACHE", "JUDGMENTS"))
+	env["AUTOFREEZE"] = "none"
+	try:
+		r = subprocess.run([cmd, "by-hand", "RULE=" + rule,
+				    "SPATCH_DIR=" + os.path.abspath(dirs[-1])],
+				   env=env, stdin=subprocess.DEVNULL,
+				   stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+				   universal_newlines=True)
+	except OSError as e:
+		no_edits("%s: %s" % (cmd, e.strerror))
+		return
+	if r.returncode:
+		for line in r.stderr.splitlines() or ["%s failed" % cmd]:
+			no_edits(line)
+		return
+	for line in r.stdout.splitlines():
+		name, eq, value = line.partition("=")
+		if eq and name in take:
+			take[name](value)
+
 @initialize:python@
 us << virtual.units;
 @@
-unit_dirs.extend(os.path.normpath(u.strip()) for u in us.split(",") if u.strip())
-driven.append(True)
+take_units(us)
 
 @initialize:python@
 fns << virtual.kthread_fns;
 @@
-named.update(f.strip() for f in fns.split(",") if f.strip())
+take_kthread_fns(fns)
 
-// A twin is the same wait as the freezable macro but for its
-// try_to_freeze(): the helper checks that token for token ("autofreeze
-// plan", twin lines).
 @initialize:python@
 tw << virtual.twins;
 @@
-for pair in tw.split(","):
-	old, _, new = pair.strip().partition(":")
-	if old and new:
-		PLAIN_SLEEP[old] = new
-		twin_names.add(old)
+take_twins(tw)
 
-// A twin the conversion leaves without a use in the whole unit: the
-// helper says which ("autofreeze plan", unusedtwin lines), for only it
-// sees every file; by hand, without the -D, no definition goes.  A name
-// counts only if -D twins gives it too: never one of the kernel's own
-// freezable sleeps.
 @initialize:python@
 ut << virtual.unused_twins;
 @@
-twins_unused.update(n.strip() for n in ut.split(",") if n.strip())
+take_unused_twins(ut)
+
+@initialize:python@
+@@
+# last of the initializers: by hand, the values of the plan (ask_autofreeze)
+if not driven:
+	ask_autofreeze("kthread_freezer", {
+		"units": take_units, "kthread_fns": take_kthread_fns,
+		"twins": take_twins, "unused_twins": take_unused_twins})
 
 // ---------------------------------------------------------------------
 // The kthread freezer API this rule knows, spelled out: spatch's file

@@ -15,13 +15,16 @@
 /// Which workqueues a filesystem's freeze quiesces is a reviewed
 /// judgment about the whole filesystem (btrfs' discard workqueue, for
 /// one, keeps freezing), and the unit is converted only with its flag.
-/// So the rule edits only in the units named with -D units=fs/xfs,...,
-/// keeping the uses named with -D keep_at=FILE:LINE,..., as autofreeze's
-/// make diff and make apply give them.  Without -D units it edits
+/// So the rule edits only the units autofreeze's plan converts, keeping
+/// the uses its judgments keep: named with -D units=fs/xfs,... and -D
+/// keep_at=FILE:LINE,... as make diff and make apply run it, or, run
+/// with no -D in patch mode, asked of the autofreeze command (on PATH,
+/// or AUTOFREEZE=), and then only the units that carry their flag
+/// already: run fs_autofreeze.cocci first.  With neither it edits
 /// nothing, and report mode names each use in a function of fs/, for
 /// autofreeze's make report to judge.
 //
-// Confidence: High (edits only where -D units names the units autofreeze converts)
+// Confidence: High (edits only the units autofreeze's plan converts, with their flag)
 // Copyright: (C) 2026 The autofreeze authors.
 // URL: https://lwn.net/Articles/935602/
 // Options: --no-includes --include-headers
@@ -44,8 +47,9 @@ kept_at = set()
 kept_lines = set()
 
 # Where the rule acts: the units the helper's plan converts, -D
-# units=fs/xfs,fs/ext4 ("driven"; a path named may also be a file).
-# Without them (by hand, make coccicheck) the rule cannot know which
+# units=fs/xfs,fs/ext4 ("driven"; a path named may also be a file), or
+# by hand those the autofreeze command gives (ask_autofreeze).
+# Without them the rule cannot know which
 # workqueues the filesystem's freeze quiesces (the reviewed judgments)
 # nor whether the unit gets its flag: it edits nothing, and report,
 # context and org modes name only the uses in functions of fs/.
@@ -140,19 +144,88 @@ def joins(p):
 	joined = line[:col] + rest.rstrip() + " " + nxt.strip()
 	return len(joined.expandtabs(8)) <= 80
 
+# The -D values, each taken by one function: from its -D block below,
+# or from ask_autofreeze().
+def take_units(us):
+	unit_dirs.extend(os.path.normpath(u.strip()) for u in us.split(",") if u.strip())
+	driven[:] = [True]
+
+def take_keep_at(at):
+	for a in at.split(","):
+		f, _, line = a.strip().rpartition(":")
+		if f and line.isdigit():
+			kept_at.add((os.path.normpath(f), int(line)))
+
+# By hand, with no -D values (spatch as a user runs it, make
+# coccicheck), patch mode: the values the plan of make diff gives this rule
+# on the tree the --dir of spatch is in, from the autofreeze command
+# ($AUTOFREEZE, else autofreeze on PATH; AUTOFREEZE=none: never asked),
+# through "autofreeze by-hand RULE=" (scripts/by-hand.sh).  TAKE maps a
+# value name to what takes it, as the -D blocks below do.  No answer,
+# no edit.  Each rule stands alone, so each has this function, the same
+# (t30 checks).
+def ask_autofreeze(rule, take):
+	import os, shutil, subprocess, sys
+	def no_edits(why):
+		sys.stderr.write("%s.cocci: no edits: %s\n" % (rule, why))
+	try:
+		with open("/proc/self/cmdline", "rb") as f:
+			argv = f.read().decode(errors="replace").split("\0")
+	except OSError:
+		return
+	pairs = list(zip(argv, argv[1:]))
+	if ("-D", "patch") not in pairs:
+		return
+	dirs = [b for a, b in pairs if a == "--dir"]
+	cmd = os.environ.get("AUTOFREEZE") or shutil.which("autofreeze")
+	if cmd == "none":
+		return
+	if not cmd or not dirs:
+		no_edits("they need autofreeze's plan: %s" %
+			 ("give spatch --dir" if cmd else
+			  "install autofreeze, or set AUTOFREEZE=.../bin/autofreeze"))
+		return
+	# where to find things and the judgments file, no more: make
+	# coccicheck leaves the kernel make variables (SPATCH, M, O,
+	# MAKEFLAGS...) in the environment, a user may have FORCE or KTREE
+	env = dict((k, v) for k, v in os.environ.items()
+		   if k in ("PATH", "HOME", "TMPDIR", "LANG", "LC_ALL", "USER",
+			    "XDG_CACHE_HOME", "AUTOFREEZE_CACHE", "JUDGMENTS"))
+	env["AUTOFREEZE"] = "none"
+	try:
+		r = subprocess.run([cmd, "by-hand", "RULE=" + rule,
+				    "SPATCH_DIR=" + os.path.abspath(dirs[-1])],
+				   env=env, stdin=subprocess.DEVNULL,
+				   stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+				   universal_newlines=True)
+	except OSError as e:
+		no_edits("%s: %s" % (cmd, e.strerror))
+		return
+	if r.returncode:
+		for line in r.stderr.splitlines() or ["%s failed" % cmd]:
+			no_edits(line)
+		return
+	for line in r.stdout.splitlines():
+		name, eq, value = line.partition("=")
+		if eq and name in take:
+			take[name](value)
+
 @initialize:python@
 us << virtual.units;
 @@
-unit_dirs.extend(os.path.normpath(u.strip()) for u in us.split(",") if u.strip())
-driven.append(True)
+take_units(us)
 
 @initialize:python@
 at << virtual.keep_at;
 @@
-for a in at.split(","):
-	f, _, line = a.strip().rpartition(":")
-	if f and line.isdigit():
-		kept_at.add((os.path.normpath(f), int(line)))
+take_keep_at(at)
+
+@initialize:python@
+@@
+# last of the initializers: by hand, the values of the plan (ask_autofreeze)
+if not driven:
+	ask_autofreeze("wq_freezable",
+		       {"units": take_units, "keep_at": take_keep_at})
 
 // The freezable workqueue API this rule knows, spelled out: spatch's
 // file prefilter needs the names (an identifier set gives it none), so

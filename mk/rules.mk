@@ -30,7 +30,7 @@ export FORCE JUDGMENTS FORMAT BASE OUT COMPILE BRANCH SUBJECT_PREFIX REROLL \
 diff: helper
 	@"$$TOP/scripts/diff.sh" "$$KTREE" "$$DIR"
 
-## by-hand: the spatch command lines, unit by unit, that make diff's edits by hand from KTREE's top (the -D values of the plan)
+## by-hand: the spatch command lines, unit by unit, that make diff's edits by hand from KTREE's top (the -D values of the plan); RULE=NAME: the values rule NAME asks for when run with no -D (SPATCH_DIR=: its --dir)
 .PHONY: by-hand
 by-hand: helper
 	@"$$TOP/scripts/by-hand.sh" "$$KTREE" "$$DIR"

@@ -17,6 +17,26 @@ prog=by-hand.sh
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 . "$TOP/scripts/lib/plan.sh"
 [ $# -eq 2 ] || { echo "usage: $prog KTREE DIR" >&2; exit 2; }
+rule=${RULE:-}
+case $rule in
+'' | kthread_freezer | wq_freezable | fs_autofreeze) ;;
+*) echo "$prog: RULE=$rule: not kthread_freezer, wq_freezable or fs_autofreeze" >&2; exit 2 ;;
+esac
+if [ -n "${SPATCH_DIR:-}" ]; then
+	[ -d "$SPATCH_DIR" ] || SPATCH_DIR=$(dirname "$SPATCH_DIR")
+	# in a subshell: ktree.sh unsets what convert.sh reads of the caller
+	top=$(. "$TOP/scripts/lib/ktree.sh" && ktree_here "$SPATCH_DIR") ||
+		{ echo "$prog: SPATCH_DIR=$SPATCH_DIR: in no kernel tree" >&2; exit 2; }
+	d=$(realpath -m --relative-to="$top" "$SPATCH_DIR")
+	case $d in
+	.) d=fs ;;
+	fs | fs/*) ;;
+	*)	# nothing make diff converts
+		[ -z "$rule" ] || printf '%s=\n' "$([ "$rule" = fs_autofreeze ] && echo fs_types || echo units)"
+		exit 0 ;;
+	esac
+	set -- "$top" "$d"
+fi
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/autofreeze.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
@@ -40,6 +60,35 @@ cmd()
 	done
 	printf '%s\n' "$line"
 }
+
+# merged NAME=VALUE...: one line a name, its comma-separated values
+# joined over the units, each once
+merged()
+{
+	awk '{ n = index($0, "="); k = substr($0, 1, n - 1)
+		if (!(k in seen)) { seen[k] = 1; keys[++nk] = k; v[k] = "" }
+		m = split(substr($0, n + 1), vs, ",")
+		for (i = 1; i <= m; i++)
+			if (vs[i] != "" && !((k, vs[i]) in had)) {
+				had[k, vs[i]] = 1
+				v[k] = v[k] (v[k] == "" ? "" : ",") vs[i]
+			}
+	}
+	END { for (i = 1; i <= nk; i++) print keys[i] "=" v[keys[i]] }'
+}
+
+if [ -n "$rule" ]; then
+	while IFS=$'\t' read -r verdict u types; do
+		[ "$verdict" = flag ] || continue
+		if [ "$rule" = fs_autofreeze ]; then
+			printf 'fs_types=%s\n' "$(printf '%s\n' "${types//,/$'\n'}" | sed "s|^|$u:|" | paste -sd, -)"
+			printf 'flag=%s\n' "$flag"
+		elif plan_flag_set "$plan" "$u"; then
+			plan_rule_defs "$plan" "$rule" "$u" | grep -vx -- -D
+		fi
+	done <"$scratch/flags" | { [ "$rule" = fs_autofreeze ] && echo fs_types= || echo units=; cat; } | merged
+	exit 0
+fi
 
 opts=(--no-includes --include-headers --in-place --very-quiet)
 n=0

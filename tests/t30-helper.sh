@@ -88,6 +88,21 @@ test_expect_success "every freezer name a rule spells is one of the helper's api
 	{ test ! -s unknown || { cat unknown; false; }; }
 '
 
+# Each rule stands alone (by hand, make coccicheck), so each carries the
+# Python that asks autofreeze for the plan and finds the tree top: one
+# text, the same in every rule, never three that drift apart.
+test_expect_success "the rules carry ask_autofreeze() and tree_path() word for word" '
+	for f in ask_autofreeze tree_path; do
+		for r in kthread_freezer wq_freezable fs_autofreeze; do
+			awk -v f="$f" "index(\$0, \"def \" f \"(\") == 1 { on = 1; print; next }
+				on && /^[^\t ]/ { on = 0 } on" "$COCCI"/$r.cocci >$f-$r &&
+			test "$(wc -l <$f-$r)" -gt 10 || { echo "$r: no $f"; return 1; }
+		done &&
+		test_cmp $f-kthread_freezer $f-wq_freezable &&
+		test_cmp $f-kthread_freezer $f-fs_autofreeze || return 1
+	done
+'
+
 test_expect_success "one API list per rule file: the other rules inherit it" '
 	"$H"/rule-names.pl "$COCCI"/kthread_freezer.cocci |
 		sed -n "s/^list \([a-z_]*\) .*/\1/p" | sort -u >lists &&

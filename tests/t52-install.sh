@@ -83,6 +83,18 @@ test_expect_success SPATCH "installed, in the kernel tree, no path given: the sa
 	diff -r kt.orig kt
 '
 
+test_expect_success SPATCH "installed, the rules by hand in the kernel tree, no -D: they ask the command on PATH, and give make diff" '
+	cp -a kt.orig kh && chmod -R a+rwX kh && touch stamph &&
+	for r in fs_autofreeze kthread_freezer wq_freezable; do
+		(cd kh && as_user env -u AUTOFREEZE PATH="$D$P/bin:$PATH" \
+			$SPATCH --sp-file "$DATA"/cocci/$r.cocci -D patch --very-quiet \
+			--use-coccigrep --in-place --dir fs/xfs) >/dev/null 2>err || { cat err; return 1; }
+	done &&
+	"$TOP"/scripts/lib/tree-diff.sh kt.orig kh $( { (cd kh && find fs -type f -newer ../stamph);
+		sed -n "s|^+++ b/||p" checkout.diff; } | LC_ALL=C sort -u) >hand.diff &&
+	test_cmp checkout.diff hand.diff
+'
+
 test_expect_success SPATCH "installed: never rebuilt, nothing written in it; BUILD is the user cache" '
 	(cd kt && as_user "$AFC" report fs/xfs) >report 2>err &&
 	grep -q "^fs/xfs" report &&

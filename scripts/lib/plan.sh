@@ -61,3 +61,12 @@ plan_optin()
 {
 	plan_lines "$1" optin "$2" | head -n 1
 }
+
+# plan_flag_set PLAN UNIT: whether the types of UNIT that get the flag
+# carry it already (its flagstate lines, units.c:unit_flag_state(): one
+# at least, none "missing").
+plan_flag_set()
+{
+	awk -F'\t' -v u="$2" '$1 == "flagstate" && $2 == u { n++; if ($6 == "missing") m++ }
+		END { exit !(n && !m) }' "$1"
+}
