@@ -498,4 +498,15 @@ test_expect_success SPATCH "row 40: SIGKILL at four moments of an apply: diff ch
 	done
 '
 
+# A kernel tree given as a symbolic link (a worktree whose build/ links
+# to the shared trees): the copy is a tree of its own, and changing it,
+# as t60 does, never changes the linked tree.
+test_expect_success "ktree_link_copy of a symbolic link copies the tree, never the link" '
+	mkdir -p lk/real && echo "VERSION = 7" >lk/real/Makefile && ln -s real lk/link &&
+	(. "$TOP"/scripts/lib/ktree.sh && ktree_link_copy lk/link lk/copy) &&
+	test -d lk/copy && test ! -L lk/copy &&
+	rm lk/copy/Makefile && : >lk/copy/Makefile &&
+	grep -qx "VERSION = 7" lk/real/Makefile
+'
+
 test_done

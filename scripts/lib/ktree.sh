@@ -29,11 +29,13 @@ unset AF_CALLER_DIR AF_KTREE_DEFAULT
 
 # ktree_link_copy SRC DEST: a cheap copy of kernel tree SRC, hard links
 # where the file system allows (vfs.sh, apply.sh, build-check.sh and git
-# replace files, never write into them), else a plain copy.
+# replace files, never write into them), else a plain copy.  SRC may be
+# a symbolic link to the tree: -H copies the tree, never the link (a
+# link copied would make every change to "the copy" one to SRC).
 ktree_link_copy()
 {
 	rm -rf "$2"
-	cp -al "$1" "$2" 2>/dev/null || { rm -rf "$2" && cp -a "$1" "$2"; }
+	cp -alH "$1" "$2" 2>/dev/null || { rm -rf "$2" && cp -aH "$1" "$2"; }
 }
 
 # af_version: this autofreeze's version, one word, as autofreeze
