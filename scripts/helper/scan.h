@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * scan.h - the sub-commands (main.c dispatches them), and the context
- * rules units.c shares with scan.c.
+ * rules units.c, twins.c and judgeuse.c share with scan.c.
  */
 #ifndef AF_SCAN_H
 #define AF_SCAN_H
@@ -17,7 +17,7 @@ int cmd_optin(int argc, char **argv);
 int cmd_spatch(int argc, char **argv);
 int cmd_python(int argc, char **argv);
 int cmd_ktree(int argc, char **argv);
-/* verdict.c: the decisions after the plan */
+/* rulerun.c (runs, flags, unparsed), report.c, check.c: after the plan */
 int cmd_runs(int argc, char **argv);
 int cmd_flags(int argc, char **argv);
 int cmd_report(int argc, char **argv);
