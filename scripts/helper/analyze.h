@@ -103,7 +103,10 @@ struct file_info {
 	VEC(struct sop) sops;
 };
 
-/* Cheap substring tests deciding what, if anything, to lex for. */
+/*
+ * Cheap substring tests deciding what, if anything, to lex for
+ * (prefilter.c).
+ */
 bool may_use_freezer(const char *buf, size_t len);
 bool may_start_thread(const char *buf, size_t len);
 
@@ -125,7 +128,7 @@ void analyze(struct file_info *fi, const char *buf, size_t len, bool full,
  * calls calls set_freezable() (or kthread_worker_fn()); where that
  * cannot be shown (a macro or a function that is not a started thread
  * calls one), no use is dead.  The one place this is decided: the plan
- * says it ("nofreeze" lines), the report reads it.
+ * says it ("nofreeze" lines), the report reads it.  In nofreeze.c.
  */
 bool freezer_use_dead(struct file_info *const *files, size_t n,
 		      const struct use *us);
