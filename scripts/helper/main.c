@@ -98,7 +98,7 @@
  *	  unusedtwin	UNIT	FROM
  *	  fstype	UNIT	NAME	PATH
  *
- *	flagstate lines (units.c:unit_flag_state()), for every unit: each
+ *	flagstate lines (flagstate.c:unit_flag_state()), for every unit: each
  *	file_system_type that carries the tree's opt-in flag or that the
  *	conversion flags, where its flag is (else its .fs_flags, else its
  *	line), and STATE: set (it carries it, rightly), missing (it gets
@@ -122,10 +122,10 @@
  *	of their conversion.  kthread lines: the
  *	thread functions, and with CALLER (a caller it is reached from)
  *	the functions only they reach.  twin lines: a freezable macro of
- *	the unit and its plain twin (units.c:find_twins()), which the
+ *	the unit and its plain twin (twins.c:find_twins()), which the
  *	rules rename it to in kernel threads.  unusedtwin lines: a twin
  *	FROM of a twin line that the conversion leaves with no use
- *	(units.c:twin_left_unused(): every use of it is in one of the
+ *	(twins.c:twin_left_unused(): every use of it is in one of the
  *	unit's threads; never with --force), so that its definition goes
  *	(kthread_freezer.cocci's -D unused_twins), and the report calls
  *	the uses in that definition converted.
