@@ -63,7 +63,7 @@ plan_optin()
 }
 
 # plan_flag_set PLAN UNIT: whether the types of UNIT that get the flag
-# carry it already (its flagstate lines, units.c:unit_flag_state(): one
+# carry it already (its flagstate lines, flagstate.c:unit_flag_state(): one
 # at least, none "missing").
 plan_flag_set()
 {
