@@ -150,13 +150,9 @@ for v in ${T21_VERSIONS:-7.3}; do
 		make -s -C "$TOP" by-hand KTREE="$TRASH"/t$v DIR=fs >byhand$v.sh &&
 		grep -q "^# fs/xfs\$" byhand$v.sh &&
 		grep -q "fs_autofreeze.cocci .* -D fs_types=xfs_fs_type " byhand$v.sh &&
-		# spatch --in-place writes into the file: fs/ a real copy
-		rm -rf h$v && ktree_link_copy "$TRASH"/t$v h$v &&
-		rm -rf h$v/fs && cp -a t$v/fs h$v/fs && touch before$v &&
+		real_copy "$TRASH"/t$v h$v && touch before$v &&
 		(cd h$v && GIT_CEILING_DIRECTORIES="$TRASH" bash -e "$TRASH"/byhand$v.sh) &&
-		{ sed -n "s|^+++ b/||p" make$v.diff; (cd h$v && find fs -type f -newer ../before$v); } |
-			LC_ALL=C sort -u >files$v &&
-		"$TOP"/scripts/lib/tree-diff.sh t$v h$v $(cat files$v) >hand$v.diff &&
+		edits_of t$v h$v before$v make$v.diff >hand$v.diff &&
 		test_cmp make$v.diff hand$v.diff
 	'
 
