@@ -7,8 +7,9 @@
 # freeze-capable file_system_types; spatch runs in parallel through the
 # helper; KTREE is only read.
 #
-# usage: convert.sh KTREE DIR OUT    (environment: FORCE=1, J=N, REPORT=1,
-#                                    CHECK=1 [TOUCHED=FILE], JUDGMENTS=FILE)
+# usage: convert.sh KTREE DIR OUT    (environment: FORCE=1, J=N,
+#                                    REPORT=1|full, CHECK=1 [TOUCHED=FILE],
+#                                    JUDGMENTS=FILE)
 #
 # CHECK=1 is check-tree's analysis: only the units "autofreeze check
 # --select" picks (those with a type that carries the opt-in flag; with
@@ -27,7 +28,9 @@
 #             left as it is, a unit FORCE=1 converts without a flag
 #   rules     with REPORT=1: the rules' report-mode messages on a/ (b/
 #             is then left without the flag, and no warnings are
-#             written: the report reads the verdicts alone)
+#             written: the report reads the verdicts alone); with
+#             REPORT=full the same messages, and b/ converted in full
+#             (series: the patches and their evidence from one run)
 
 set -eu
 prog=${prog:-convert.sh}
@@ -76,7 +79,7 @@ fi
 # make diff refuses too, since its diff could not apply and compile.
 optin=$(plan_optin "$out/plan" 2)
 flag=$(plan_optin "$out/plan" 3)
-if [ -z "${REPORT:-}${CHECK:-}" ]; then
+if [ "${REPORT:-full}${CHECK:-}" = full ]; then
 	case $optin in
 	tree) ;;
 	series)
@@ -446,7 +449,7 @@ mapfile -t plogs < <(parse_logs)
 (cd "$out/b" && "$AF" scan "${allfiles[@]}") >"$out/scan-after"
 "$AF" flags "$out/plan.spatch" "$out/scan-after" >"$out/flags"
 # The report reads the verdicts, not b/: it needs no flag written.
-if [ -n "${REPORT:-}" ]; then
+if [ -n "${REPORT:-}" ] && [ "$REPORT" != full ]; then
 	unrename
 	exit 0
 fi
