@@ -664,37 +664,41 @@ failfreeze_cycle()
 	say "progress $k before$before after$after"
 }
 
-if [ $mode = failfreeze ]; then
-	failfreeze_cycle
-	finish_writers
-	verify
-	probe_writes
+# umount_all: the filesystems under test unmounted, before finish.
+umount_all()
+{
 	for fs in $fss; do
 		umount /mnt/$fs || say "error umount $fs failed"
 	done
+}
+
+# wind_up: the end of a run of one cycle (a failed freeze, a hibernation
+# through /dev/snapshot, a real one): the writers stopped, their files
+# read back, a write to each filesystem, all unmounted.
+wind_up()
+{
+	finish_writers
+	verify
+	probe_writes
+	umount_all
+}
+
+if [ $mode = failfreeze ]; then
+	failfreeze_cycle
+	wind_up
 	umount /mnt/victim 2>/dev/null
 	finish
 fi
 
 if [ $mode = snapshot ]; then
 	snapshot_cycle
-	finish_writers
-	verify
-	probe_writes
-	for fs in $fss; do
-		umount /mnt/$fs || say "error umount $fs failed"
-	done
+	wind_up
 	finish
 fi
 
 if [ $mode = hibernate ]; then
 	hibernate_cycle
-	finish_writers
-	verify
-	probe_writes
-	for fs in $fss; do
-		umount /mnt/$fs || say "error umount $fs failed"
-	done
+	wind_up
 	finish
 fi
 
@@ -735,7 +739,5 @@ else
 	say "probe-after-thaw xfs lost"
 fi
 
-for fs in $fss; do
-	umount /mnt/$fs || say "error umount $fs failed"
-done
+umount_all
 finish
