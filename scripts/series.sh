@@ -297,15 +297,14 @@ if [ "$state" = series ] || [ "$state" = partial ]; then
 fi
 base=$(git rev-parse HEAD)
 
-# --- the conversion, and the report for its evidence --------------------
-mkdir "$scratch/conv" "$scratch/rep"
-prog=$prog "$TOP/scripts/lib/convert.sh" "$KTREE" "$DIR" "$scratch/conv"
-REPORT=1 prog=$prog "$TOP/scripts/lib/convert.sh" "$KTREE" "$DIR" "$scratch/rep" 2>/dev/null
-(cd "$KTREE" && "$AF" scan -j "$J" "$DIR") >"$scratch/rep/scan"
-# -v: every line whole, each use with its full reason (uses(), notes(),
-# usecount() read that layout; the default one is for people)
-"$AF" report -v "$scratch/rep/plan" "$scratch/rep/flags" "$scratch/rep/unparsed" \
-	"$scratch/rep/rules" "$scratch/rep/scan" >"$scratch/report"
+# --- the conversion, and the report's facts for its changelogs ----------
+# One run gives both: REPORT=full converts b/ in full and keeps the
+# rules' report-mode messages, which the report's verdicts read.
+mkdir "$scratch/conv"
+REPORT=full prog=$prog "$TOP/scripts/lib/convert.sh" "$KTREE" "$DIR" "$scratch/conv"
+(cd "$KTREE" && "$AF" scan -j "$J" "$DIR") >"$scratch/scan"
+"$AF" report -f changelog "$scratch/conv/plan" "$scratch/conv/flags" \
+	"$scratch/conv/unparsed" "$scratch/conv/rules" "$scratch/scan" >"$scratch/facts"
 plan=$scratch/conv/plan
 mechanism=$(plan_optin "$plan" 6)
 SPATCH=${SPATCH:-spatch}
@@ -397,47 +396,15 @@ wrap()
 # items [INDENT]: each line on stdin a list item, wrapped, the items apart
 items() { while IFS= read -r l; do printf '%s\n' "$l" | wrap "${1:-2}"; done; }
 
-# uses UNIT [STATUS]: the report's converted (or STATUS: kept) uses of
-# UNIT, one line a group of uses with the same reason: "- FILE:LINE,...
-# (API, ...), in kernel thread F(). Quiesced: EVIDENCE" (the evidence a
-# reviewed judgment gives, when there is one)
-uses()
+# facts UNIT KIND: the report's facts of KIND on UNIT, one a line
+# (autofreeze report -f changelog): "converted" or "kept", its uses of
+# that verdict, one line a group of uses with the same reason ("- FILE:
+# LINE,... (API, ...), REASON. Quiesced: EVIDENCE."); "note", the
+# reviewed notes on its conversion; "count", how many freezer uses it has
+facts()
 {
-	awk -v u="$1" -v st="${2:-converted}" '
-	/^[^\t]/ { inu = (index($0, u ": ") == 1); next }
-	inu && index($0, ": " st ": ") {
-		sub(/^\t/, "")
-		split($0, a, ": " st ": ")
-		sub(/ \(-D kthread_fns=.*\)$/, "", a[2])
-		n = split(a[1], loc, ":")	# FILE:LINE:COL: API
-		api = loc[n]; sub(/^ /, "", api)
-		why = a[2]
-		if (!(why in file)) { order[++k] = why; file[why] = loc[1]; lines[why] = loc[2] }
-		else if (file[why] == loc[1]) lines[why] = lines[why] "," loc[2]
-		else lines[why] = lines[why] ", " loc[1] ":" loc[2]
-		if (index(", " apis[why] ", ", ", " api ", ") == 0)
-			apis[why] = apis[why] (apis[why] == "" ? "" : ", ") api
-	}
-	END {
-		for (i = 1; i <= k; i++) {
-			w = order[i]; ev = ""
-			if ((j = index(w, "; quiesced: ")) > 0) {
-				ev = substr(w, j + 12); w = substr(w, 1, j - 1)
-			}
-			printf "- %s:%s (%s), %s.", file[order[i]], lines[order[i]], apis[order[i]], w
-			if (ev != "")
-				printf " Quiesced: %s.", ev
-			printf "\n"
-		}
-	}' "$scratch/report"
-}
-
-# notes UNIT: the reviewed notes on UNIT's conversion (report's "note:"
-# lines), one a line
-notes()
-{
-	awk -v u="$1" '/^[^\t]/ { inu = (index($0, u ": ") == 1); next }
-		inu && /^\tnote: / { sub(/^\tnote: /, ""); print }' "$scratch/report"
+	awk -F'\t' -v u="$1" -v k="$2" '$1 == u && $2 == k {
+		sub(/^[^\t]*\t[^\t]*\t/, ""); print }' "$scratch/facts"
 }
 
 # e2e: make e2e's record for this kernel version, when a run of this
@@ -471,7 +438,7 @@ message()
 {
 	local u=$1 types=$2 fig risks
 	shift 2
-	if [ -z "$(uses "$u")" ]; then
+	if [ -z "$(facts "$u" converted)" ]; then
 		# a flag alone: nothing of the unit's is on the kthread freezer
 		echo "$(prefix "$u") freeze the filesystem on suspend with $flag"
 		echo
@@ -491,15 +458,15 @@ message()
 		echo
 		echo "The freezer uses removed, and what the freeze does to their work:"
 		echo
-		uses "$u" | items 2
+		facts "$u" converted | items 2
 	fi
-	if [ -n "$(uses "$u" kept)" ]; then
+	if [ -n "$(facts "$u" kept)" ]; then
 		echo
 		echo "Kept, and why:"
 		echo
-		uses "$u" kept | items 2
+		facts "$u" kept | items 2
 	fi
-	risks=$(notes "$u")
+	risks=$(facts "$u" note)
 	if [ -n "$risks" ]; then
 		echo
 		echo "Risks:"
@@ -625,13 +592,6 @@ if [ "$compile" = 1 ]; then
 		fail "build-check fails: $(tail -n 1 "$scratch/build.log")"
 	}
 fi
-
-# usecount UNIT: how many freezer uses the report lists for UNIT
-usecount()
-{
-	awk -v u="$1" '/^[^\t]/ { inu = (index($0, u ": ") == 1); next }
-		inu && /: (converted|kept|manual): / { n++ } END { print n + 0 }' "$scratch/report"
-}
 
 # prereq_why SUBJECT: what the tree's freeze lacks without the
 # prerequisite whose patch has SUBJECT (policy/prerequisites.tsv: its
@@ -803,7 +763,7 @@ done <"$scratch/cp-moved"
 	done
 	held=0
 	while IFS=$'\t' read -r u why; do
-		[ "$(usecount "$u")" -gt 0 ] || [ "${why#MAINTAINERS}" != "$why" ] || continue
+		[ "$(facts "$u" count)" -gt 0 ] || [ "${why#MAINTAINERS}" != "$why" ] || continue
 		[ $held -gt 0 ] || { echo; echo "Held back, and why:"; echo; }
 		held=$((held + 1))
 		printf -- '- %s: %s\n' "$u" "$why" | items 2
@@ -816,10 +776,10 @@ done <"$scratch/cp-moved"
 	echo
 	echo "No kthread freezer use to convert:"
 	while IFS=$'\t' read -r u why; do
-		[ "$(usecount "$u")" -eq 0 ] && [ "${why#MAINTAINERS}" = "$why" ] && echo "$u"
+		[ "$(facts "$u" count)" -eq 0 ] && [ "${why#MAINTAINERS}" = "$why" ] && echo "$u"
 	done <"$scratch/held" | paste -sd' ' - | sed 's/ /, /g' | wrap 2 | sed '1s/^/  /'
 	for u in "${converted[@]}"; do
-		notes "$u" | sed "s|^|- $u: |" >>"$scratch/risks"
+		facts "$u" note | sed "s|^|- $u: |" >>"$scratch/risks"
 	done
 	[ "$prereqs" -eq 0 ] || case " $lacks " in
 	*" failed-freeze-fails "*)

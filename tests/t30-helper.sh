@@ -899,6 +899,51 @@ test_expect_success KTREE_6_1 "layout: 6.1 f2fs, xfs and btrfs as the goldens le
 	cat checkpatch.after && checkpatch_clean
 '
 
+# report -f changelog: what series.sh writes a unit's changelog from,
+# "UNIT<TAB>KIND<TAB>TEXT": every unit's count of uses; the notes; the
+# converted and kept uses, one line a reason, the places of another
+# file than the group's first named, each API once, the rules' hint to
+# the tool's user cut, the evidence a sentence of its own.
+TAB=$(printf "\t")
+test_expect_success "report -f changelog: a unit's uses grouped by reason, its notes, its count" '
+	{
+		printf "optin\ttree\tFS_AUTOFREEZE\tfs_suspend_freeze_sb\tfs/super.c\tfrozen on suspend\n" &&
+		printf "unit\tfs/bc\teligible\teligible: bc_fs_type\n" &&
+		printf "file\tfs/bc\tfs/bc/%s\n" a.c b.c &&
+		printf "quiesced\tfs/bc\t%s\tquiesced: the thread stops (a.c:9)\n" \
+			"fs/bc/a.c${TAB}5:2" "fs/bc/a.c${TAB}7:2" "fs/bc/b.c${TAB}4:2" &&
+		printf "note\tfs/bc\trisk: it may block (b.c:3)\n" &&
+		printf "kthread\tfs/bc\tbc_thread\n" &&
+		printf "fstype\tfs/bc\tbc_fs_type\tfs/bc/a.c\n" &&
+		printf "unit\tfs/qq\teligible\teligible: qq_fs_type\n"
+	} >cl.plan &&
+	printf "flag\tfs/bc\tbc_fs_type\n" >cl.flags &&
+	: >cl.unparsed &&
+	cat >cl.rules <<-\EOF &&
+	fs/bc/a.c:5:2-15: set_freezable in kernel thread bc_thread(): convert, the VFS freezes the filesystem
+	fs/bc/a.c:7:2-15: try_to_freeze in kernel thread bc_thread(): convert, the VFS freezes the filesystem
+	fs/bc/b.c:4:2-15: try_to_freeze in kernel thread bc_thread(): convert, the VFS freezes the filesystem
+	fs/bc/b.c:9:2-10: kept: freezing in bc_helper(): not a kernel thread here (-D kthread_fns=bc_helper if it is one)
+	EOF
+	cat >cl.scan <<-\EOF &&
+	fs/bc/a.c:5:2: set_freezable kthread bc_thread
+	fs/bc/a.c:7:2: try_to_freeze kthread bc_thread
+	fs/bc/b.c:4:2: try_to_freeze kthread bc_thread
+	fs/bc/b.c:9:2: freezing user bc_helper
+	EOF
+	"$AF" report -f changelog cl.plan cl.flags cl.unparsed cl.rules cl.scan >got &&
+	cat >want <<-EOF &&
+	fs/bc${TAB}count${TAB}4
+	fs/bc${TAB}note${TAB}it may block (b.c:3)
+	fs/bc${TAB}converted${TAB}- fs/bc/a.c:5,7, fs/bc/b.c:4 (set_freezable, try_to_freeze), in kernel thread bc_thread(). Quiesced: the thread stops (a.c:9).
+	fs/bc${TAB}kept${TAB}- fs/bc/b.c:9 (freezing), freezing in bc_helper(): not a kernel thread here.
+	fs/qq${TAB}count${TAB}0
+	EOF
+	test_cmp want got &&
+	test_exit_code 2 "$AF" report -f series cl.plan cl.flags cl.unparsed cl.rules cl.scan 2>err &&
+	grep -q "unknown format" err
+'
+
 test_expect_success "no sanitizer report from any run above" '
 	! grep -l -E "runtime error|AddressSanitizer|LeakSanitizer" \
 		"$TRASH"/.out.* "$TRASH"/san.* 2>/dev/null

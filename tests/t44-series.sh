@@ -370,4 +370,35 @@ test_expect_success SPATCH "a git tree without an identity: exit 2 before any ch
 	test "$(git -C anon branch | wc -l)" = 1
 '
 
+# series.sh converts once, REPORT=full, and writes its changelogs from
+# that run's "autofreeze report -f changelog": the run converts b/ as
+# the plain one does (plan, flags, unparsed, warnings, what it says),
+# its rules are REPORT=1's, and the facts are the commit's lines above.
+TAB=$(printf "\t")
+SQ="'"
+test_expect_success SPATCH "one REPORT=full run: the plain run's conversion, REPORT=1's rules; report -f changelog gives the commit's facts" '
+	ck_tree cf &&
+	mkdir conv-full conv-plain conv-1 &&
+	REPORT=full "$TOP"/scripts/lib/convert.sh "$TRASH"/cf fs "$TRASH"/conv-full 2>err-full &&
+	"$TOP"/scripts/lib/convert.sh "$TRASH"/cf fs "$TRASH"/conv-plain 2>err-plain &&
+	REPORT=1 "$TOP"/scripts/lib/convert.sh "$TRASH"/cf fs "$TRASH"/conv-1 2>/dev/null &&
+	for f in plan flags unparsed warnings; do
+		test_cmp conv-plain/$f conv-full/$f || return 1
+	done &&
+	test_cmp err-plain err-full && diff -r conv-plain/b conv-full/b &&
+	test_cmp conv-1/rules conv-full/rules && test_cmp conv-1/flags conv-full/flags &&
+	(cd cf && "$TOP"/scripts/autofreeze scan fs) >scan &&
+	"$TOP"/scripts/autofreeze report -f changelog conv-full/plan conv-full/flags \
+		conv-full/unparsed conv-full/rules scan >facts &&
+	cat >want <<-EOF &&
+	fs${TAB}count${TAB}0
+	fs/ramfs${TAB}count${TAB}0
+	fs/xfs${TAB}count${TAB}11
+	fs/xfs${TAB}converted${TAB}- fs/xfs/xfs_trans_ail.c:27,31,33,93 (set_freezable, TASK_FREEZABLE, try_to_freeze), in kernel thread xfsaild(). Quiesced: fixture judgment: xfsaild() pushes the AIL (xfs_trans_ail.c:95).
+	fs/xfs${TAB}converted${TAB}- fs/xfs/xfs_wq.c:14,20,26,32,38,44 (WQ_FREEZABLE), workqueue flag in xfs_init_mount_workqueues(). Quiesced: fixture judgment: the mount${SQ}s workqueues (xfs_wq.c:13).
+	fs/xfs${TAB}converted${TAB}- fs/xfs/xfs_wq.c:86 (WQ_FREEZABLE), workqueue flag in xfs_init_workqueues(). Quiesced: fixture judgment: the module${SQ}s workqueues (xfs_wq.c:85).
+	EOF
+	test_cmp want facts
+'
+
 test_done

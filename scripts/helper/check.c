@@ -277,20 +277,14 @@ int cmd_check(int argc, char **argv)
 	}
 	if (argc - optind != 4 || touched_path)
 		goto usage;
-	plan_read(argv[optind], &in.plan);
-	read_located(argv[optind + 1], false, &in.unparsed);
-	read_located(argv[optind + 2], true, &in.rules);
-	read_scan(argv[optind + 3], &in.uses);
-	xqsort(in.uses.v, in.uses.n, sizeof(*in.uses.v), cmp_use_order);
+	verdict_inputs_read(&in, argv[optind], NULL, argv[optind + 1],
+			    argv[optind + 2], argv[optind + 3]);
 	if (json)
 		putchar('[');
 	n = check_findings(&in, json);
 	if (json)
 		puts(n ? "\n]" : "]");
-	plan_free(&in.plan);
-	locvec_free(&in.unparsed);
-	locvec_free(&in.rules);
-	usevec_free(&in.uses);
+	verdict_inputs_free(&in);
 	return n ? 1 : 0;
 usage:
 	fprintf(stderr, "usage: %s check --select [--touched FILE] PLAN\n"

@@ -229,13 +229,17 @@
  *	paths, the cover letter left out; for partial the missing ones),
  *	one a line.  make vfs asks it.
  *
- * autofreeze report [-f text|json] [-v] PLAN FLAGS UNPARSED RULES SCAN
+ * autofreeze report [-f text|json|changelog] [-v] PLAN FLAGS UNPARSED RULES SCAN
  *	The report: every use of SCAN (scan of KTREE's DIR) converted,
  *	kept or manual with the reason, unit by unit with its decision.
  *	Text: a table of the units (verdict, uses converted/kept/manual,
  *	flag types), the flag's mechanism once, then lines of at most 100
- *	columns; -v every line whole (what series.sh reads); -f json has
- *	schema_version 2.
+ *	columns; -v every line whole; -f json has schema_version 2;
+ *	-f changelog what series.sh writes its changelogs from, one
+ *	"UNIT<TAB>KIND<TAB>TEXT" a line: each unit's "count" of uses, and
+ *	for a unit the text shows its "note" lines, then its "converted"
+ *	and "kept" uses, one line a reason ("- FILE:LINE,... (API, ...),
+ *	REASON." and " Quiesced: EVIDENCE."; usegroups.h).
  *	FLAGS is the flags output, UNPARSED the "FILE:LINE: API" uses in
  *	code spatch could not parse, RULES the rules' report-mode lines.
  *	Under a unit: its flag line, then a "note: EVIDENCE" line for
@@ -359,8 +363,8 @@ static void usage(FILE *f)
 		"       %s ktree KTREE DIR\n"
 		"       %s runs PLAN SCAN\n"
 		"       %s flags PLAN SCAN\n"
-		"       %s report [-f text|json] [-v] PLAN FLAGS UNPARSED RULES "
-		"SCAN\n"
+		"       %s report [-f text|json|changelog] [-v] PLAN FLAGS "
+		"UNPARSED RULES SCAN\n"
 		"       %s check --select [--touched FILE] PLAN\n"
 		"       %s check [-f text|json] PLAN UNPARSED RULES SCAN\n"
 		"       %s unparsed PLAN SCAN [LOG...]\n"

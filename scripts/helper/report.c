@@ -7,9 +7,11 @@
  * messages and the scan; print_report() gives each use its verdict and
  * counts them, then prints the text report (print_text(): the units'
  * table, print_table(), then each unit, its lines wrapped or cut at
- * REPORT_COLS columns by put_wrapped() and put_cut()) or the JSON one
- * (print_json(), its layout versioned by REPORT_SCHEMA).  It decides
- * only how a unit reads at a glance: unit_verdict().
+ * REPORT_COLS columns by put_wrapped() and put_cut()), the JSON one
+ * (print_json(), its layout versioned by REPORT_SCHEMA) or what
+ * series.sh writes its changelogs from (print_changelog(), the uses
+ * grouped by usegroups.h).  It decides only how a unit reads at a
+ * glance: unit_verdict().
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -20,6 +22,7 @@
 #include "planfile.h"
 #include "report.h"
 #include "scan.h"
+#include "usegroups.h"
 #include "util.h"
 #include "verdict.h"
 
@@ -225,10 +228,10 @@ static bool print_table(const struct plan *p)
  * The text report: the table, then unit by unit its line, its flag
  * line, its notes and its uses, then the totals.  With VERBOSE each
  * line is whole, the flag line with the mechanism of the freeze and
- * every use with its full reason (what series.sh reads); without, the
- * mechanism comes once, before the units, what a unit's line says is
- * not said again under it, the unit's lines are wrapped and each use's
- * line is cut at REPORT_COLS columns.
+ * every use with its full reason; without, the mechanism comes once,
+ * before the units, what a unit's line says is not said again under
+ * it, the unit's lines are wrapped and each use's line is cut at
+ * REPORT_COLS columns.
  */
 static void print_text(const struct plan *p, bool verbose,
 		       const size_t count[3])
@@ -378,11 +381,50 @@ static void print_json(const struct plan *p, const size_t count[3])
 	       "\"manual\":%zu}}\n", count[0], count[1], count[2]);
 }
 
-static void print_report(struct verdict_inputs *in, bool json, bool verbose)
+/*
+ * What series.sh writes a unit's changelog from, one fact a line,
+ * "UNIT<TAB>KIND<TAB>TEXT", the units in plan order: for each unit its
+ * "count" of uses (converted, kept and manual); for each unit the text
+ * report shows, its "note" lines, as the text report has them, then its
+ * "converted" and its "kept" uses in GROUPS, grouped by reason
+ * (usegroups.h), one group a line.
+ */
+static void print_changelog(const struct plan *p,
+			    const struct use_groups *groups)
+{
+	size_t i, k;
+
+	for (i = 0; i < p->units.n; i++) {
+		const struct plan_unit *u = &p->units.v[i];
+		char *lead;
+
+		printf("%s\tcount\t%zu\n", u->name,
+		       u->count[0] + u->count[1] + u->count[2]);
+		if (!unit_shown(u))
+			continue;
+		for (k = 0; !u->whole && k < u->notes.n; k++)
+			printf("%s\tnote\t%s\n", u->name,
+			       note_text(u->notes.v[k]));
+		for (k = 0; k < 2; k++) {
+			lead = xasprintf("%s\t%s\t", u->name, count_names[k]);
+			use_groups_print(stdout, &groups[i], lead,
+					 count_names[k]);
+			free(lead);
+		}
+	}
+}
+
+/* How cmd_report() prints the report. */
+enum report_format { REPORT_TEXT, REPORT_JSON, REPORT_CHANGELOG };
+
+static void print_report(struct verdict_inputs *in, enum report_format fmt,
+			 bool verbose)
 {
 	struct plan *p = &in->plan;
 	size_t i, k, count[3] = { 0 };
+	struct use_groups *groups;
 
+	groups = xcalloc(p->units.n ? p->units.n : 1, sizeof(*groups));
 	for (i = 0; i < in->uses.n; i++) {
 		const struct scanned_use *s = &in->uses.v[i];
 		struct use_verdict v;
@@ -403,6 +445,8 @@ static void print_report(struct verdict_inputs *in, bool json, bool verbose)
 			free(v.brief);
 			continue;
 		}
+		if (fmt == REPORT_CHANGELOG)
+			use_groups_add(&groups[u - p->units.v], s, &v);
 		vec_push(&u->uses, xasprintf("%s:%ld:%s: %s: %s: %s",
 					     s->at.file, s->at.line,
 					     s->at.col, s->api, v.status,
@@ -439,10 +483,15 @@ static void print_report(struct verdict_inputs *in, bool json, bool verbose)
 		free(v.evidence);
 		free(v.brief);
 	}
-	if (json)
+	if (fmt == REPORT_JSON)
 		print_json(p, count);
+	else if (fmt == REPORT_CHANGELOG)
+		print_changelog(p, groups);
 	else
 		print_text(p, verbose, count);
+	for (i = 0; i < p->units.n; i++)
+		use_groups_free(&groups[i]);
+	free(groups);
 }
 
 bool format_is_json(const char *cmd, const char *format)
@@ -453,24 +502,36 @@ bool format_is_json(const char *cmd, const char *format)
 	return !strcmp(format, "json");
 }
 
+/* The report's -f: check's two formats, and series.sh's changelog. */
+static enum report_format report_format(const char *format)
+{
+	if (!strcmp(format, "changelog"))
+		return REPORT_CHANGELOG;
+	if (strcmp(format, "json") && strcmp(format, "text"))
+		af_die(EXIT_BADINPUT, NULL, "report: unknown format '%s' (text, "
+		       "json or changelog)", one_line(format));
+	return format_is_json("report", format) ? REPORT_JSON : REPORT_TEXT;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct verdict_inputs in = { 0 };
-	bool json = false, verbose = false;
+	enum report_format fmt = REPORT_TEXT;
+	bool verbose = false;
 	int opt;
 
 	optind = 1;
 	while ((opt = getopt(argc, argv, "+f:vh")) != -1) {
 		switch (opt) {
 		case 'f':
-			json = format_is_json("report", optarg);
+			fmt = report_format(optarg);
 			break;
 		case 'v':
 			verbose = true;
 			break;
 		case 'h':
-			printf("usage: %s report [-f text|json] [-v] PLAN FLAGS "
-			       "UNPARSED RULES SCAN\n", PROG);
+			printf("usage: %s report [-f text|json|changelog] [-v] "
+			       "PLAN FLAGS UNPARSED RULES SCAN\n", PROG);
 			return 0;
 		default:
 			goto usage;
@@ -478,20 +539,13 @@ int cmd_report(int argc, char **argv)
 	}
 	if (argc - optind != 5)
 		goto usage;
-	plan_read(argv[optind], &in.plan);
-	read_flags(argv[optind + 1], &in.plan);
-	read_located(argv[optind + 2], false, &in.unparsed);
-	read_located(argv[optind + 3], true, &in.rules);
-	read_scan(argv[optind + 4], &in.uses);
-	xqsort(in.uses.v, in.uses.n, sizeof(*in.uses.v), cmp_use_order);
-	print_report(&in, json, verbose);
-	plan_free(&in.plan);
-	locvec_free(&in.unparsed);
-	locvec_free(&in.rules);
-	usevec_free(&in.uses);
+	verdict_inputs_read(&in, argv[optind], argv[optind + 1],
+			    argv[optind + 2], argv[optind + 3], argv[optind + 4]);
+	print_report(&in, fmt, verbose);
+	verdict_inputs_free(&in);
 	return 0;
 usage:
-	fprintf(stderr, "usage: %s report [-f text|json] [-v] PLAN FLAGS "
-		"UNPARSED RULES SCAN\n", PROG);
+	fprintf(stderr, "usage: %s report [-f text|json|changelog] [-v] PLAN "
+		"FLAGS UNPARSED RULES SCAN\n", PROG);
 	return EXIT_BADINPUT;
 }

@@ -15,7 +15,8 @@
  * They read the plan, "autofreeze scan" output, the rules' report-mode
  * messages and the drivers' unparsed list (planfile.h); unit_keeps(),
  * unit_quiesced() and unit_unreviewed() find the plan's judged line for
- * a use.  report.c and check.c give the verdicts.
+ * a use; verdict_inputs_read() reads what they read.  report.c and
+ * check.c give the verdicts.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -47,6 +48,27 @@ const struct kept_use *unit_quiesced(const struct plan_unit *u,
 				     const struct scanned_use *s)
 {
 	return judged_line(u->quiesced.v, u->quiesced.n, s);
+}
+
+void verdict_inputs_read(struct verdict_inputs *in, const char *plan,
+			 const char *flags, const char *unparsed,
+			 const char *rules, const char *scan)
+{
+	plan_read(plan, &in->plan);
+	if (flags)
+		read_flags(flags, &in->plan);
+	read_located(unparsed, false, &in->unparsed);
+	read_located(rules, true, &in->rules);
+	read_scan(scan, &in->uses);
+	xqsort(in->uses.v, in->uses.n, sizeof(*in->uses.v), cmp_use_order);
+}
+
+void verdict_inputs_free(struct verdict_inputs *in)
+{
+	plan_free(&in->plan);
+	locvec_free(&in->unparsed);
+	locvec_free(&in->rules);
+	usevec_free(&in->uses);
 }
 
 /*

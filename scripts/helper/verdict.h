@@ -39,6 +39,16 @@ struct verdict_inputs {
 	usevec uses;
 };
 
+/*
+ * Read IN from the files at PLAN, FLAGS (NULL: none), UNPARSED, RULES
+ * and SCAN, the uses in the order the report gives them; free it with
+ * verdict_inputs_free().
+ */
+void verdict_inputs_read(struct verdict_inputs *in, const char *plan,
+			 const char *flags, const char *unparsed,
+			 const char *rules, const char *scan);
+void verdict_inputs_free(struct verdict_inputs *in);
+
 /* The plan's keep line for use S of unit U, or NULL. */
 const struct kept_use *unit_keeps(const struct plan_unit *u,
 				  const struct scanned_use *s);
