@@ -212,7 +212,10 @@ gm()
 	else
 		opts=(--no-m --no-r --l)
 	fi
-	(cd "$KTREE" && perl scripts/get_maintainer.pl --no-rolestats --no-git \
+	# perl orders a hash's keys anew each run, and get_maintainer.pl
+	# prints some names in that order: a fixed seed, the same To: twice
+	(cd "$KTREE" && PERL_HASH_SEED=0 PERL_PERTURB_KEYS=0 \
+		perl scripts/get_maintainer.pl --no-rolestats --no-git \
 		--no-git-fallback "${opts[@]}" --no-multiline --separator ', ' "$@") \
 		>"$scratch/gm.out" 2>"$scratch/err" ||
 		die "$KTREE/scripts/get_maintainer.pl could not run ($*): $(grep . "$scratch/err" | tail -n 1)"
