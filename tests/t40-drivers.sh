@@ -146,6 +146,20 @@ test_expect_success SPATCH "a tree whose own suspend freeze honours FS_POWER_FRE
 	grep -q "^-.*set_freezable" out && ! grep -q FS_AUTOFREEZE out
 '
 
+# diff_apply_refuse TREE PATTERN: diff.sh and apply.sh on fs/xfs of
+# $TRASH/TREE both refuse (exit 2, one line on stderr, diff's matching
+# the grep PATTERN, nothing on stdout) and leave TREE as it was.
+diff_apply_refuse()
+{
+	tar -C "$1" -cf - . | md5sum >before &&
+	test_exit_code 2 "$S"/diff.sh "$TRASH/$1" fs/xfs >out 2>err &&
+	test_cmp /dev/null out && one_line err &&
+	grep -q "$2" err &&
+	test_exit_code 2 "$S"/apply.sh "$TRASH/$1" fs/xfs >out 2>err &&
+	one_line err &&
+	tar -C "$1" -cf - . | md5sum >after && test_cmp before after
+}
+
 # Mainline: its freeze as upstream ships it lacks what a conversion
 # needs (policy/prerequisites.tsv), and a tree with only part of it is
 # named as such.  diff and apply refuse in one line, naming make vfs or
@@ -153,26 +167,14 @@ test_expect_success SPATCH "a tree whose own suspend freeze honours FS_POWER_FRE
 test_expect_success SPATCH "a mainline tree without the prerequisites of its freeze: diff and apply refuse, report says what it lacks" '
 	cp -r pf bare && rm -rf bare/kernel/power/user.c bare/kernel/power/suspend.c bare/kernel/power/hibernate.c &&
 	cp "$TESTS"/helper/upstream/super.c bare/fs/super.c &&
-	tar -C bare -cf - . | md5sum >before &&
-	test_exit_code 2 $S/diff.sh "$TRASH"/bare fs/xfs >out 2>err &&
-	test_cmp /dev/null out && one_line err &&
-	grep -q "^diff.sh: .*bare: nothing would freeze a converted filesystem on suspend: filesystems_freeze_callback() lacks thaw-only-frozen .*snapshot-freeze (hibernation through /dev/snapshot" err &&
-	test_exit_code 2 $S/apply.sh "$TRASH"/bare fs/xfs >out 2>err &&
-	one_line err &&
-	tar -C bare -cf - . | md5sum >after && test_cmp before after &&
+	diff_apply_refuse bare "^diff.sh: .*bare: nothing would freeze a converted filesystem on suspend: filesystems_freeze_callback() lacks thaw-only-frozen .*snapshot-freeze (hibernation through /dev/snapshot" &&
 	$S/report.sh "$TRASH"/bare fs/xfs >out 2>err &&
 	grep -q "lacks thaw-only-frozen" out
 '
 
 test_expect_success SPATCH "a mainline tree with only part of the prerequisites: diff and apply refuse, naming what it has and lacks" '
 	cp -r pf part && cp "$TESTS"/helper/upstream/super.c part/fs/super.c &&
-	tar -C part -cf - . | md5sum >before &&
-	test_exit_code 2 $S/diff.sh "$TRASH"/part fs/xfs >out 2>err &&
-	test_cmp /dev/null out && one_line err &&
-	grep -q "^diff.sh: .*part has only part of what a conversion needs from its suspend freeze: it has snapshot-freeze, and lacks thaw-only-frozen (.*); failed-freeze-fails (.*) (nothing changed; make vfs KTREE=.*part applies the missing patches, from patches/linux-mainline/)\$" err &&
-	test_exit_code 2 $S/apply.sh "$TRASH"/part fs/xfs >out 2>err &&
-	one_line err &&
-	tar -C part -cf - . | md5sum >after && test_cmp before after &&
+	diff_apply_refuse part "^diff.sh: .*part has only part of what a conversion needs from its suspend freeze: it has snapshot-freeze, and lacks thaw-only-frozen (.*); failed-freeze-fails (.*) (nothing changed; make vfs KTREE=.*part applies the missing patches, from patches/linux-mainline/)\$" &&
 	"$TOP"/scripts/autofreeze prereqs part >out &&
 	printf "lacks\nlacks\nhas\n" >want && cut -f1 out >got && test_cmp want got
 '

@@ -48,6 +48,15 @@ at()
 		printf "%s:%d:%d\n", f, NR, i; exit }' "ck/$1"
 }
 
+# one_error WHERE MESSAGE: check-tree on ck fails (exit 1) with one
+# finding, "WHERE: error: MESSAGE" (a grep pattern); its summary in err
+one_error()
+{
+	test_exit_code 1 "$CT" "$TRASH"/ck fs >out 2>err &&
+	test_line_count out 1 &&
+	grep -qx "$1: error: $2" out
+}
+
 test_expect_success SPATCH "set up a tree, never converted: clean, nothing checked" '
 	make -s -C "$TOP" helper >/dev/null &&
 	ck_tree ck &&
@@ -71,9 +80,7 @@ test_expect_success SPATCH "a try_to_freeze() put back into xfsaild(): exit 1, f
 	fresh &&
 	put_back_try_to_freeze &&
 	where=$(at fs/xfs/xfs_trans_ail.c "try_to_freeze();") &&
-	test_exit_code 1 $CT "$TRASH"/ck fs >out 2>err &&
-	test_line_count out 1 &&
-	grep -qx "$where: error: try_to_freeze in kernel thread xfsaild(): fs/xfs carries FS_AUTOFREEZE, yet this is still here: cocci/kthread_freezer.cocci would remove it (make apply DIR=fs/xfs)" out &&
+	one_error "$where" "try_to_freeze in kernel thread xfsaild(): fs/xfs carries FS_AUTOFREEZE, yet this is still here: cocci/kthread_freezer.cocci would remove it (make apply DIR=fs/xfs)" &&
 	grep -qx "check-tree.sh: fs: 1 unit with FS_AUTOFREEZE checked: 1 error" err
 '
 
@@ -81,9 +88,7 @@ test_expect_success SPATCH "a WQ_FREEZABLE put back into an xfs workqueue: exit 
 	fresh &&
 	sed -i "0,/WQ_MEM_RECLAIM/s//WQ_FREEZABLE | WQ_MEM_RECLAIM/" ck/fs/xfs/xfs_wq.c &&
 	where=$(at fs/xfs/xfs_wq.c WQ_FREEZABLE) &&
-	test_exit_code 1 $CT "$TRASH"/ck fs >out 2>err &&
-	test_line_count out 1 &&
-	grep -qx "$where: error: WQ_FREEZABLE workqueue flag in xfs_init_mount_workqueues(): fs/xfs carries FS_AUTOFREEZE, yet this is still here: cocci/wq_freezable.cocci would remove it (make apply DIR=fs/xfs)" out
+	one_error "$where" "WQ_FREEZABLE workqueue flag in xfs_init_mount_workqueues(): fs/xfs carries FS_AUTOFREEZE, yet this is still here: cocci/wq_freezable.cocci would remove it (make apply DIR=fs/xfs)"
 '
 
 test_expect_success SPATCH "a use no rule converts, in a flagged unit: exit 1, manual" '
@@ -99,9 +104,7 @@ test_expect_success SPATCH "the flag on a type that is not block-backed: exit 1 
 	fresh &&
 	sed -i "s/FS_USERNS_MOUNT,/FS_USERNS_MOUNT | FS_AUTOFREEZE,/" ck/fs/ramfs/inode.c &&
 	where=$(at fs/ramfs/inode.c FS_AUTOFREEZE) &&
-	test_exit_code 1 $CT "$TRASH"/ck fs >out 2>err &&
-	test_line_count out 1 &&
-	grep -qx "$where: error: ramfs_fs_type carries FS_AUTOFREEZE, but fs/ramfs is not eligible: not block-backed: no FS_REQUIRES_DEV file_system_type" out &&
+	one_error "$where" "ramfs_fs_type carries FS_AUTOFREEZE, but fs/ramfs is not eligible: not block-backed: no FS_REQUIRES_DEV file_system_type" &&
 	grep -qx "check-tree.sh: fs: 2 units with FS_AUTOFREEZE checked: 1 error" err
 '
 
@@ -110,9 +113,7 @@ test_expect_success SPATCH "a second type of a flagged unit without the flag: ex
 	sed -n "/^static struct file_system_type xfs_fs_type/,/^};/p" ck.orig/fs/xfs/xfs_super.c |
 		sed "s/xfs_fs_type/xfs2_fs_type/; s/ | FS_AUTOFREEZE//" >>ck/fs/xfs/xfs_super.c &&
 	where=$(awk "/xfs2_fs_type/ { f = 1 } f && i = index(\$0, \".fs_flags\") { printf \"fs/xfs/xfs_super.c:%d:%d\", NR, i; exit }" ck/fs/xfs/xfs_super.c) &&
-	test_exit_code 1 $CT "$TRASH"/ck fs >out 2>err &&
-	test_line_count out 1 &&
-	grep -qx "$where: error: xfs2_fs_type lacks FS_AUTOFREEZE, which the other types of fs/xfs carry: cocci/fs_autofreeze.cocci would add it" out
+	one_error "$where" "xfs2_fs_type lacks FS_AUTOFREEZE, which the other types of fs/xfs carry: cocci/fs_autofreeze.cocci would add it"
 '
 
 test_expect_success SPATCH "FORMAT=json: an array of findings with their place" '

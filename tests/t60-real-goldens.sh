@@ -142,16 +142,17 @@ verdicts()
 	sed -E "s/: (holds|lapsed|other code, line [0-9]+ holds here): .*/: \1/"
 }
 
-# only_lapse COPY SUBJECT: of every judgment on fs/, only SUBJECT's
-# ("fs/gfs2: cluster") goes from holds in 7.3 to lapsed in COPY; COPY's
-# list is left in j.COPY.
+# only_lapse COPY SUBJECT WHY: of every judgment on fs/, only SUBJECT's
+# ("fs/gfs2: cluster") goes from holds in 7.3 to lapsed in COPY, saying
+# WHY (a grep pattern); COPY's list is left in j.COPY.
 only_lapse()
 {
 	"$TOP"/scripts/autofreeze judgments "$(target_tree 7.3)" fs |
 		verdicts >v.orig &&
 	"$TOP"/scripts/autofreeze judgments "$1" fs >j.$1 &&
 	verdicts <j.$1 | diff v.orig - | sed -n "s/^\([<>]\) [^ ]* /\1 /p" >changed &&
-	printf "< %s: holds\n> %s: lapsed\n" "$2" "$2" | test_cmp - changed
+	printf "< %s: holds\n> %s: lapsed\n" "$2" "$2" | test_cmp - changed &&
+	grep -q "^policy/judgments.tsv:[0-9]*: $2: lapsed: $3\$" j.$1
 }
 
 # anchor_copy DEST FILE SED: a linked copy of 7.3 with make vfs in which
@@ -167,8 +168,7 @@ anchor_copy()
 
 test_expect_success KTREE_7_3 "7.3, gfs2's freeze made local: only the cluster judgment lapses; gfs2 is unreviewed, and stays as it is" '
 	anchor_copy gl fs/gfs2/super.c "s/^\(\t*error = \)gfs2_lock_fs_check_clean(sdp);/\10;/" &&
-	only_lapse gl "fs/gfs2: cluster" &&
-	grep -q "^policy/judgments.tsv:[0-9]*: fs/gfs2: cluster: lapsed: gfs2_freeze_super() -> gfs2_lock_fs_check_clean(): gfs2_freeze_super() (super.c:728) calls no gfs2_lock_fs_check_clean()\$" j.gl &&
+	only_lapse gl "fs/gfs2: cluster" "gfs2_freeze_super() -> gfs2_lock_fs_check_clean(): gfs2_freeze_super() (super.c:728) calls no gfs2_lock_fs_check_clean()" &&
 	make -s -C "$TOP" report KTREE="$TRASH"/gl DIR=fs/gfs2 V=1 >gl.report &&
 	grep -q "^fs/gfs2: unreviewed: cluster (policy/judgments.tsv:[0-9]*) no longer holds: gfs2_freeze_super() -> gfs2_lock_fs_check_clean(): " gl.report &&
 	grep -c ": kept: unit not converted: unreviewed: cluster" gl.report >n && test "$(cat n)" = 8 &&
@@ -185,8 +185,8 @@ assert set(x[\"code\"] for x in u[\"uses\"]) == {\"unreviewed\"}" gl.json &&
 
 test_expect_success KTREE_7_3 "7.3, btrfs_freeze() made to stop discard no more: only the quiesced discard judgment lapses; btrfs is left whole, the discard use unreviewed" '
 	anchor_copy bd fs/btrfs/super.c "/^static int btrfs_freeze(/,/^}/{/^\tbtrfs_discard_pause(fs_info);\$/d}" &&
-	only_lapse bd "fs/btrfs: quiesced on btrfs_init_workqueues() (\"btrfs-discard\")" &&
-	grep -q "^policy/judgments.tsv:[0-9]*: fs/btrfs: quiesced on btrfs_init_workqueues() (\"btrfs-discard\"): lapsed: btrfs_freeze() -> btrfs_discard_pause(): btrfs_freeze() (super.c:2330) calls no btrfs_discard_pause()\$" j.bd &&
+	only_lapse bd "fs/btrfs: quiesced on btrfs_init_workqueues() (\"btrfs-discard\")" \
+		"btrfs_freeze() -> btrfs_discard_pause(): btrfs_freeze() (super.c:2330) calls no btrfs_discard_pause()" &&
 	make -s -C "$TOP" report KTREE="$TRASH"/bd DIR=fs/btrfs V=1 >bd.report &&
 	grep -q "^	fs/btrfs/disk-io.c:1993:44: WQ_FREEZABLE: kept: WQ_FREEZABLE in btrfs_init_workqueues(): unreviewed: the not-quiesced judgment on btrfs_init_workqueues() (policy/judgments.tsv:[0-9]*) no longer holds: " bd.report &&
 	grep -q "^	no FS_POWER_FREEZE, left whole: unreviewed: 1 use the conversion would take off the freezer" bd.report &&

@@ -396,7 +396,6 @@ static void definition_free(struct definition *d)
 void file_info_reset(struct file_info *fi)
 {
 	struct file_info keep = { 0 };
-	size_t i;
 
 	keep.path = fi->path;
 	keep.id = fi->id;
@@ -404,12 +403,8 @@ void file_info_reset(struct file_info *fi)
 	vec_free(&fi->uses);
 	vec_free(&fi->threads);
 	vec_free(&fi->freezable);
-	for (i = 0; i < fi->funcs.n; i++)
-		definition_free(&fi->funcs.v[i]);
-	for (i = 0; i < fi->objs.n; i++)
-		definition_free(&fi->objs.v[i]);
-	vec_free(&fi->funcs);
-	vec_free(&fi->objs);
+	vec_free_each(&fi->funcs, definition_free);
+	vec_free_each(&fi->objs, definition_free);
 	vec_free(&fi->loose);
 	vec_free(&fi->macros);
 	vec_free(&fi->fstypes);

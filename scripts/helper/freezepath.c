@@ -25,6 +25,7 @@
 
 #include "cdef.h"
 #include "freezepath.h"
+#include "ktree.h"
 #include "lex.h"
 #include "patchfit.h"
 #include "prereq.h"
@@ -647,4 +648,21 @@ void freeze_path_free(struct freeze_path *fp)
 	free(fp->series);
 	free(fp->at);
 	memset(fp, 0, sizeof(*fp));
+}
+
+int freeze_path_cmd(const char *cmd, int argc, char **argv,
+		    void (*show)(const struct freeze_path *fp,
+				 const char *ktree))
+{
+	struct freeze_path fp;
+	struct ktree_dir kd;
+	int rc = ktree_only_arg(cmd, argc, argv, &kd);
+
+	if (rc)
+		return rc;
+	freeze_path_read(&fp, kd.root);
+	show(&fp, kd.root);
+	freeze_path_free(&fp);
+	ktree_dir_free(&kd);
+	return flush_stdout();
 }

@@ -72,4 +72,13 @@ bool freeze_path_parse(struct freeze_path *fp, const char *buf, size_t len);
 /* "FS_POWER_FREEZE" or "FS_AUTOFREEZE": the flag FP adds, for messages. */
 const char *freeze_path_flag(const struct freeze_path *fp);
 
+/*
+ * A command that reads a tree's suspend freeze and prints from it alone
+ * (autofreeze optin, prereqs): "CMD KTREE" in ARGV, the freeze read,
+ * SHOW(FP, the tree's root) called, standard output flushed.
+ */
+int freeze_path_cmd(const char *cmd, int argc, char **argv,
+		    void (*show)(const struct freeze_path *fp,
+				 const char *ktree));
+
 #endif /* AF_FREEZEPATH_H */

@@ -24,15 +24,16 @@
 #include "fstypes.h"
 #include "lex.h"
 
-static bool file_has_sop(const struct file_info *fi, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < fi->sops.n; i++)
-		if (!strcmp(fi->sops.v[i].name, name))
-			return true;
-	return false;
-}
+/* VEC (a file's sops or fstypes: structs with a name) holds NAME. */
+#define has_named(vec, nm)						\
+	({								\
+		size_t i_;						\
+		bool found_ = false;					\
+									\
+		for (i_ = 0; i_ < (vec)->n && !found_; i_++)		\
+			found_ = !strcmp((vec)->v[i_].name, (nm));	\
+		found_;							\
+	})
 
 /*
  * Walk, breadth first, the definitions named FROM[0..NFROM), and those
@@ -100,7 +101,7 @@ static void walk_from_fstype(const struct unit_index *ix,
 /* Another type's mount (6.1 btrfs) is followed; a super_operations not. */
 static bool follow_to_sops(const struct named_def *e)
 {
-	return !(e->obj && file_has_sop(e->fi, e->name));
+	return !(e->obj && has_named(&e->fi->sops, e->name));
 }
 
 struct sops_found {
@@ -129,16 +130,6 @@ static void trace_sops(const struct unit_index *ix,
 	walk_from_fstype(ix, fi, ft, follow_to_sops, add_sops, &sf);
 }
 
-static bool file_has_fstype(const struct file_info *fi, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < fi->fstypes.n; i++)
-		if (!strcmp(fi->fstypes.v[i].name, name))
-			return true;
-	return false;
-}
-
 /* The calls that create or find a superblock for the type mounting. */
 static bool creates_superblock(const char *call)
 {
@@ -159,7 +150,7 @@ static bool creates_superblock(const char *call)
 /* Another file_system_type's mount creates that type's superblocks. */
 static bool follow_to_superblock(const struct named_def *e)
 {
-	return !(e->obj && file_has_fstype(e->fi, e->name));
+	return !(e->obj && has_named(&e->fi->fstypes, e->name));
 }
 
 /*

@@ -39,15 +39,11 @@ static bool is_version_list(const char *s)
 
 static void judgment_free(struct judgment *j)
 {
-	size_t i;
-
 	free(j->unit);
 	free(j->name);
 	free(j->match);
 	free(j->code);
-	for (i = 0; i < j->anchors.n; i++)
-		anchor_free(&j->anchors.v[i]);
-	vec_free(&j->anchors);
+	vec_free_each(&j->anchors, anchor_free);
 	free(j->cites);
 	free(j->evidence);
 	free(j->lapse);
@@ -215,10 +211,11 @@ char *judgment_where(const struct judgments *js, const struct judgment *j)
 	return xasprintf("%s:%u", js->path, j->lineno);
 }
 
-/* The first judgment on UNIT (and NAME) that is in STATE. */
+/* The NTH (from 0) judgment on UNIT (and NAME) that is in STATE. */
 static const struct judgment *find(const struct judgments *js,
 				   enum judged_what what, const char *unit,
-				   const char *name, enum judgment_state state)
+				   const char *name, enum judgment_state state,
+				   size_t nth)
 {
 	size_t i;
 
@@ -226,7 +223,8 @@ static const struct judgment *find(const struct judgments *js,
 		const struct judgment *j = &js->v.v[i];
 
 		if (j->what == what && j->state == state &&
-		    !strcmp(j->unit, unit) && (!name || !strcmp(j->name, name)))
+		    !strcmp(j->unit, unit) &&
+		    (!name || !strcmp(j->name, name)) && !nth--)
 			return j;
 	}
 	return NULL;
@@ -235,40 +233,31 @@ static const struct judgment *find(const struct judgments *js,
 const struct judgment *judged_unit(const struct judgments *js,
 				   const char *unit)
 {
-	return find(js, JUDGED_UNIT, unit, NULL, JUDGMENT_HOLDS);
+	return find(js, JUDGED_UNIT, unit, NULL, JUDGMENT_HOLDS, 0);
 }
 
 const struct judgment *judged_note(const struct judgments *js,
 				   const char *unit, size_t i)
 {
-	size_t k;
-
-	for (k = 0; k < js->v.n; k++) {
-		const struct judgment *j = &js->v.v[k];
-
-		if (j->what == JUDGED_NOTE && j->state == JUDGMENT_HOLDS &&
-		    !strcmp(j->unit, unit) && !i--)
-			return j;
-	}
-	return NULL;
+	return find(js, JUDGED_NOTE, unit, NULL, JUDGMENT_HOLDS, i);
 }
 
 const struct judgment *lapsed_unit(const struct judgments *js,
 				   const char *unit)
 {
-	return find(js, JUDGED_UNIT, unit, NULL, JUDGMENT_LAPSED);
+	return find(js, JUDGED_UNIT, unit, NULL, JUDGMENT_LAPSED, 0);
 }
 
 const struct judgment *judged_fstype(const struct judgments *js,
 				     const char *unit, const char *name)
 {
-	return find(js, JUDGED_FSTYPE, unit, name, JUDGMENT_HOLDS);
+	return find(js, JUDGED_FSTYPE, unit, name, JUDGMENT_HOLDS, 0);
 }
 
 const struct judgment *judged_flagged(const struct judgments *js,
 				      const char *unit, const char *name)
 {
-	return find(js, JUDGED_FLAGGED, unit, name, JUDGMENT_HOLDS);
+	return find(js, JUDGED_FLAGGED, unit, name, JUDGMENT_HOLDS, 0);
 }
 
 /* The line ends a statement or opens or closes a block. */

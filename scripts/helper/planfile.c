@@ -257,63 +257,56 @@ void plan_read(const char *path, struct plan *p)
 	free(buf);
 }
 
-/* A plan unit's keep or quiesced lines (EVIDENCE is inside CODE's). */
-static void kept_uses_free(kept_usevec *v)
+/* A plan unit's keep or quiesced line (EVIDENCE is inside CODE's). */
+static void kept_use_free(struct kept_use *k)
 {
-	size_t k;
+	free(k->file);
+	free(k->code);
+}
 
-	for (k = 0; k < v->n; k++) {
-		free(v->v[k].file);
-		free(v->v[k].code);
-	}
-	vec_free(v);
+static void flagstate_free(struct flagstate *fs)
+{
+	free(fs->type);
+	free(fs->file);
+	free(fs->col);
+	free(fs->state);
+	free(fs->why);
+}
+
+static void plan_unit_free(struct plan_unit *u)
+{
+	free(u->name);
+	free(u->status);
+	free(u->reason);
+	free(u->flag);
+	strvec_free(&u->files);
+	strvec_free(&u->kthreads);
+	strvec_free(&u->twins);
+	strvec_free(&u->twin_to);
+	strvec_free(&u->unused_twins);
+	strvec_free(&u->kthread_via);
+	strvec_free(&u->fstypes);
+	strvec_free(&u->fstype_files);
+	vec_free_each(&u->keeps, kept_use_free);
+	vec_free_each(&u->quiesced, kept_use_free);
+	vec_free_each(&u->unreviewed, kept_use_free);
+	vec_free_each(&u->nofreeze, kept_use_free);
+	strvec_free(&u->notes);
+	vec_free_each(&u->flagstates, flagstate_free);
+	strvec_free(&u->flag_types);
+	free(u->flag_why);
+	strvec_free(&u->uses);
+	strvec_free(&u->brief_uses);
+	strvec_free(&u->json_uses);
 }
 
 void plan_free(struct plan *p)
 {
-	size_t i, k;
-
 	free(p->optin_state);
 	free(p->optin_flag);
 	free(p->optin_text);
 	free(p->optin_at);
-	for (i = 0; i < p->units.n; i++) {
-		struct plan_unit *u = &p->units.v[i];
-
-		free(u->name);
-		free(u->status);
-		free(u->reason);
-		free(u->flag);
-		strvec_free(&u->files);
-		strvec_free(&u->kthreads);
-		strvec_free(&u->twins);
-		strvec_free(&u->twin_to);
-		strvec_free(&u->unused_twins);
-		strvec_free(&u->kthread_via);
-		strvec_free(&u->fstypes);
-		strvec_free(&u->fstype_files);
-		kept_uses_free(&u->keeps);
-		kept_uses_free(&u->quiesced);
-		kept_uses_free(&u->unreviewed);
-		kept_uses_free(&u->nofreeze);
-		strvec_free(&u->notes);
-		for (k = 0; k < u->flagstates.n; k++) {
-			struct flagstate *fs = &u->flagstates.v[k];
-
-			free(fs->type);
-			free(fs->file);
-			free(fs->col);
-			free(fs->state);
-			free(fs->why);
-		}
-		vec_free(&u->flagstates);
-		strvec_free(&u->flag_types);
-		free(u->flag_why);
-		strvec_free(&u->uses);
-		strvec_free(&u->brief_uses);
-		strvec_free(&u->json_uses);
-	}
-	vec_free(&p->units);
+	vec_free_each(&p->units, plan_unit_free);
 }
 
 const char *unit_of_path(const struct plan *p, const char *path)

@@ -20,7 +20,6 @@
 #include "anchor.h"
 #include "cdef.h"
 #include "freezepath.h"
-#include "ktree.h"
 #include "prereq.h"
 
 enum { F_FREEZE, F_NAME, F_PATCH, F_ANCHOR, F_WHY, F_COUNT };
@@ -34,22 +33,13 @@ typedef VEC(struct prereq) prereqvec;
 
 static const char prereqs_file[] = "policy/prerequisites.tsv";
 
-static void prereqs_free(prereqvec *v)
+static void prereq_free(struct prereq *p)
 {
-	size_t i, k;
-
-	for (i = 0; i < v->n; i++) {
-		struct prereq *p = &v->v[i];
-
-		free(p->freeze);
-		free(p->name);
-		free(p->patch);
-		free(p->why);
-		for (k = 0; k < p->anchors.n; k++)
-			anchor_free(&p->anchors.v[k]);
-		vec_free(&p->anchors);
-	}
-	vec_free(v);
+	free(p->freeze);
+	free(p->name);
+	free(p->patch);
+	free(p->why);
+	vec_free_each(&p->anchors, anchor_free);
 }
 
 /* The lines of policy/prerequisites.tsv, each checked for its form. */
@@ -258,7 +248,7 @@ static void check_all(const char *ktree, const char *freeze_fn,
 	st->lacks = take(&lacks);
 	st->has = take(&has);
 	ctexts_free(&texts);
-	prereqs_free(&all);
+	vec_free_each(&all, prereq_free);
 }
 
 void prereqs_check(const char *ktree, const char *freeze_fn,
@@ -277,6 +267,16 @@ void prereq_state_free(struct prereq_state *st)
 	memset(st, 0, sizeof(*st));
 }
 
+static void show_prereqs(const struct freeze_path *fp, const char *ktree)
+{
+	struct prereq_state st;
+
+	if (!fp->func)
+		return;
+	check_all(ktree, fp->func, &st, stdout);
+	prereq_state_free(&st);
+}
+
 /*
  * autofreeze prereqs KTREE: the prerequisites of the tree's own suspend
  * freeze, one a line, "has NAME PATCH" or "lacks NAME PATCH WHY: the
@@ -284,19 +284,5 @@ void prereq_state_free(struct prereq_state *st)
  */
 int cmd_prereqs(int argc, char **argv)
 {
-	struct prereq_state st;
-	struct freeze_path fp;
-	struct ktree_dir kd;
-	int rc = ktree_only_arg("prereqs", argc, argv, &kd);
-
-	if (rc)
-		return rc;
-	freeze_path_read(&fp, kd.root);
-	if (fp.func) {
-		check_all(kd.root, fp.func, &st, stdout);
-		prereq_state_free(&st);
-	}
-	freeze_path_free(&fp);
-	ktree_dir_free(&kd);
-	return flush_stdout();
+	return freeze_path_cmd("prereqs", argc, argv, show_prereqs);
 }

@@ -9,20 +9,13 @@
 #include "analyze.h"
 #include "util.h"
 
-int cmd_scan(int argc, char **argv);
-int cmd_units(int argc, char **argv);
-int cmd_plan(int argc, char **argv);
-int cmd_judgments(int argc, char **argv);
-int cmd_optin(int argc, char **argv);
-int cmd_spatch(int argc, char **argv);
-int cmd_python(int argc, char **argv);
-int cmd_ktree(int argc, char **argv);
+/* A sub-command: ARGV[0] its name, the rest its arguments; the exit code. */
+typedef int subcommand(int argc, char **argv);
+
+subcommand cmd_scan, cmd_units, cmd_plan, cmd_judgments, cmd_optin,
+	cmd_spatch, cmd_python, cmd_ktree;
 /* rulerun.c (runs, flags, unparsed), report.c, check.c: after the plan */
-int cmd_runs(int argc, char **argv);
-int cmd_flags(int argc, char **argv);
-int cmd_report(int argc, char **argv);
-int cmd_check(int argc, char **argv);
-int cmd_unparsed(int argc, char **argv);
+subcommand cmd_runs, cmd_flags, cmd_report, cmd_check, cmd_unparsed;
 
 /* The context of U, given the kthread functions of its unit. */
 enum context use_context(const struct use *u, const struct strset *kthreads);

@@ -444,20 +444,16 @@ int cmd_units(int argc, char **argv)
 	return flush_stdout();
 }
 
+static void show_optin(const struct freeze_path *fp, const char *ktree)
+{
+	(void)ktree;
+	print_optin(fp);
+}
+
 /* autofreeze optin KTREE: the plan's optin line alone, read in no time. */
 int cmd_optin(int argc, char **argv)
 {
-	struct freeze_path fp;
-	struct ktree_dir kd;
-	int rc = ktree_only_arg("optin", argc, argv, &kd);
-
-	if (rc)
-		return rc;
-	freeze_path_read(&fp, kd.root);
-	print_optin(&fp);
-	freeze_path_free(&fp);
-	ktree_dir_free(&kd);
-	return flush_stdout();
+	return freeze_path_cmd("optin", argc, argv, show_optin);
 }
 
 /* CMD ("plan", "judgments"): the survey of KTREE DIR, then PRINT it. */

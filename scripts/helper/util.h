@@ -60,6 +60,16 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 		(vec)->n = (vec)->cap = 0;				\
 	} while (0)
 
+/* free_elem() each element of VEC (by its address), then VEC. */
+#define vec_free_each(vec, free_elem)					\
+	do {								\
+		size_t vec_i_;						\
+									\
+		for (vec_i_ = 0; vec_i_ < (vec)->n; vec_i_++)		\
+			free_elem(&(vec)->v[vec_i_]);			\
+		vec_free(vec);						\
+	} while (0)
+
 /*
  * An arena hands out strings that live until the arena is freed; each
  * thread owns its own, so no locking.

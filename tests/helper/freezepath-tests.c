@@ -21,8 +21,7 @@
 #include "unit.h"
 #include "util.h"
 
-/* freeze_path_parse() of SRC: "FLAG LINE" or "- LINE WHY". */
-static const char *parsed(const char *src)
+const char *freeze_parsed(const char *src)
 {
 	static char out[512];
 	struct freeze_path fp = { 0 };
@@ -30,9 +29,11 @@ static const char *parsed(const char *src)
 	if (!freeze_path_parse(&fp, src, strlen(src)))
 		snprintf(out, sizeof(out), "none");
 	else if (fp.flag)
-		snprintf(out, sizeof(out), "%s %u", fp.flag, fp.line);
+		snprintf(out, sizeof(out), "%s %s %u%s", fp.func, fp.flag,
+			 fp.line, fp.super_op ? " super_op" : "");
 	else
-		snprintf(out, sizeof(out), "- %u %s", fp.line, fp.why);
+		snprintf(out, sizeof(out), "%s - %u %s", fp.func, fp.line,
+			 fp.why);
 	freeze_path_free(&fp);
 	return out;
 }
@@ -64,7 +65,7 @@ static const char *sb612_with(const char *test, const char *freeze)
 	static char src[2048];
 
 	snprintf(src, sizeof(src), sb612, test, freeze);
-	return parsed(src);
+	return freeze_parsed(src);
 }
 
 static void test_freeze_sense(void)
@@ -80,30 +81,31 @@ static void test_freeze_sense(void)
 		"\tif (*error || !(sb->s_type->fs_flags & FS_AUTOFREEZE))\n"
 		"\t\treturn;\n";
 
-	check_str(sb612_with(test, "freeze_super"), "FS_AUTOFREEZE 6",
+	check_str(sb612_with(test, "freeze_super"),
+		  "fs_suspend_freeze_sb FS_AUTOFREEZE 6 super_op",
 		  "freeze: the 6.12 series' freeze freezes the flagged types");
 	check_str(sb612_with(inverted, "freeze_super"),
-		  "- 6 fs_suspend_freeze_sb() tests FS_AUTOFREEZE, but skips the types that carry it",
+		  "fs_suspend_freeze_sb - 6 fs_suspend_freeze_sb() tests FS_AUTOFREEZE, but skips the types that carry it",
 		  "freeze: the flag test inverted skips the flagged types, at its if");
 	check_str(sb612_with(first, "freeze_super"),
-		  "- 6 fs_suspend_freeze_sb() tests FS_AUTOFREEZE, but returns before its freeze_super(), whatever the type: it freezes nothing",
+		  "fs_suspend_freeze_sb - 6 fs_suspend_freeze_sb() tests FS_AUTOFREEZE, but returns before its freeze_super(), whatever the type: it freezes nothing",
 		  "freeze: a return before the freeze, whatever the type, freezes nothing");
-	check_str(parsed("static int fs_suspend_freeze_sb(struct super_block *sb, void *unused)\n"
-			 "{\n"
-			 "\tif (!(sb->s_type->fs_flags & FS_AUTOFREEZE))\n"
-			 "\t\treturn 0;\n"
-			 "\treturn freeze_super(sb, false);\n"
-			 "}\n"), "FS_AUTOFREEZE 3",
+	check_str(freeze_parsed("static int fs_suspend_freeze_sb(struct super_block *sb, void *unused)\n"
+				"{\n"
+				"\tif (!(sb->s_type->fs_flags & FS_AUTOFREEZE))\n"
+				"\t\treturn 0;\n"
+				"\treturn freeze_super(sb, false);\n"
+				"}\n"), "fs_suspend_freeze_sb FS_AUTOFREEZE 3",
 		  "freeze: a return of the freeze's own result is no return before it");
-	check(!strncmp(sb612_with(test, "frobnicate"), "FS_AUTOFREEZE", 13),
+	check(!strncmp(sb612_with(test, "frobnicate"), "fs_suspend_freeze_sb FS_AUTOFREEZE", 34),
 	      "freeze: ->freeze_super() alone is a freeze");
-	check_str(parsed("static void fs_suspend_freeze_sb(struct super_block *sb, void *arg)\n"
-			 "{\n"
-			 "\tif (!(sb->s_type->fs_flags & FS_AUTOFREEZE))\n"
-			 "\t\treturn;\n"
-			 "\tpr_info(\"freezing\\n\");\n"
-			 "}\n"),
-		  "- 3 fs_suspend_freeze_sb() tests FS_AUTOFREEZE, but calls no freeze_super(): it freezes nothing",
+	check_str(freeze_parsed("static void fs_suspend_freeze_sb(struct super_block *sb, void *arg)\n"
+				"{\n"
+				"\tif (!(sb->s_type->fs_flags & FS_AUTOFREEZE))\n"
+				"\t\treturn;\n"
+				"\tpr_info(\"freezing\\n\");\n"
+				"}\n"),
+		  "fs_suspend_freeze_sb - 3 fs_suspend_freeze_sb() tests FS_AUTOFREEZE, but calls no freeze_super(): it freezes nothing",
 		  "freeze: a freeze without its freeze_super() call freezes nothing");
 }
 

@@ -56,6 +56,20 @@ static char *dead_uses(const char *const *src, size_t n)
 	return out;
 }
 
+/* The end of jfs_sync() (fs/jfs/jfs_txnmgr.c), the same in 6.1 and 6.12 */
+#define JFS_SYNC_SLEEP							\
+	"\t\tif (freezing(current)) {\n"				\
+	"\t\t\tTXN_UNLOCK();\n"						\
+	"\t\t\ttry_to_freeze();\n"					\
+	"\t\t} else {\n"						\
+	"\t\t\tset_current_state(TASK_INTERRUPTIBLE);\n"		\
+	"\t\t\tTXN_UNLOCK();\n"						\
+	"\t\t\tschedule();\n"						\
+	"\t\t}\n"							\
+	"\t} while (!kthread_should_stop());\n"				\
+	"\treturn 0;\n"							\
+	"}\n"
+
 /* Linux 6.1 fs/jfs/jfs_txnmgr.c jfs_sync(), trimmed: no set_freezable() */
 static const char jfs_sync_61[] =
 	"int jfs_sync(void *arg)\n"
@@ -72,17 +86,7 @@ static const char jfs_sync_61[] =
 	"\t\t\ttxEnd(tid);\n"
 	"\t\t\tTXN_LOCK();\n"
 	"\t\t}\n"
-	"\t\tif (freezing(current)) {\n"
-	"\t\t\tTXN_UNLOCK();\n"
-	"\t\t\ttry_to_freeze();\n"
-	"\t\t} else {\n"
-	"\t\t\tset_current_state(TASK_INTERRUPTIBLE);\n"
-	"\t\t\tTXN_UNLOCK();\n"
-	"\t\t\tschedule();\n"
-	"\t\t}\n"
-	"\t} while (!kthread_should_stop());\n"
-	"\treturn 0;\n"
-	"}\n"
+	JFS_SYNC_SLEEP
 	"tid_t txBegin(struct super_block *sb, int flag)\n"
 	"{\n"
 	"\treturn lmLogSync(sb, flag);\n"
@@ -125,17 +129,7 @@ static const char jfs_sync_612[] =
 	"\tset_freezable();\n"
 	"\tdo {\n"
 	"\t\tTXN_LOCK();\n"
-	"\t\tif (freezing(current)) {\n"
-	"\t\t\tTXN_UNLOCK();\n"
-	"\t\t\ttry_to_freeze();\n"
-	"\t\t} else {\n"
-	"\t\t\tset_current_state(TASK_INTERRUPTIBLE);\n"
-	"\t\t\tTXN_UNLOCK();\n"
-	"\t\t\tschedule();\n"
-	"\t\t}\n"
-	"\t} while (!kthread_should_stop());\n"
-	"\treturn 0;\n"
-	"}\n";
+	JFS_SYNC_SLEEP;
 
 /* A thread t() that never calls set_freezable(), started by s(). */
 #define T "static int t(void *d)\n{\n\th();\n\ttry_to_freeze();\n}\n"

@@ -531,23 +531,6 @@ static void test_call_graph(void)
 	file_info_free(f[1]);
 }
 
-/* freeze_path_parse() of SRC: "FUNC FLAG super_op" or "FUNC - WHY". */
-static const char *suspend_freeze(const char *src)
-{
-	static char out[512];
-	struct freeze_path fp = { 0 };
-
-	if (!freeze_path_parse(&fp, src, strlen(src)))
-		snprintf(out, sizeof(out), "none");
-	else if (fp.flag)
-		snprintf(out, sizeof(out), "%s %s%s", fp.func, fp.flag,
-			 fp.super_op ? " super_op" : "");
-	else
-		snprintf(out, sizeof(out), "%s - %s", fp.func, fp.why);
-	freeze_path_free(&fp);
-	return out;
-}
-
 /*
  * The suspend freeze and its opt-in, from trimmed copies of the real
  * functions: 7.3's fs/super.c, 6.18's (the test reversed, fixed in
@@ -585,23 +568,23 @@ static void test_freeze_path(void)
 	char src[1024];
 
 	snprintf(src, sizeof(src), up, "!");
-	check_str(suspend_freeze(src),
-		  "filesystems_freeze_callback FS_POWER_FREEZE super_op",
+	check_str(freeze_parsed(src),
+		  "filesystems_freeze_callback FS_POWER_FREEZE 5 super_op",
 		  "7.3: FS_POWER_FREEZE decides, with the knob at 0");
 	snprintf(src, sizeof(src), up, "");
-	check_str(suspend_freeze(src),
-		  "filesystems_freeze_callback - filesystems_freeze_callback() tests FS_POWER_FREEZE, but freezes every type, whether it carries it or not",
+	check_str(freeze_parsed(src),
+		  "filesystems_freeze_callback - 5 filesystems_freeze_callback() tests FS_POWER_FREEZE, but freezes every type, whether it carries it or not",
 		  "6.18: the reversed test decides nothing");
 	snprintf(src, sizeof(src), up, "freeze_all_ptr == ");
-	check(!strncmp(suspend_freeze(src), "filesystems_freeze_callback - ", 30) &&
-	      strstr(suspend_freeze(src), "cannot read"),
+	check(!strncmp(freeze_parsed(src), "filesystems_freeze_callback - ", 30) &&
+	      strstr(freeze_parsed(src), "cannot read"),
 	      "a condition beyond !, &&, || is not guessed at");
-	check_str(suspend_freeze(series61), "fs_suspend_freeze_sb FS_AUTOFREEZE",
+	check_str(freeze_parsed(series61), "fs_suspend_freeze_sb FS_AUTOFREEZE 11",
 		  "6.1 series: the test in a predicate it calls");
-	check_str(suspend_freeze("static int fs_suspend_freeze_sb(struct super_block *sb)\n{\n\treturn freeze_super(sb);\n}\n"),
-		  "fs_suspend_freeze_sb - fs_suspend_freeze_sb() tests no flag in s_type->fs_flags",
+	check_str(freeze_parsed("static int fs_suspend_freeze_sb(struct super_block *sb)\n{\n\treturn freeze_super(sb);\n}\n"),
+		  "fs_suspend_freeze_sb - 1 fs_suspend_freeze_sb() tests no flag in s_type->fs_flags",
 		  "a freeze that tests no flag has no opt-in");
-	check_str(suspend_freeze("void filesystems_freeze_callback(struct super_block *sb);\n"),
+	check_str(freeze_parsed("void filesystems_freeze_callback(struct super_block *sb);\n"),
 		  "none", "a declaration is not the function");
 }
 
@@ -676,16 +659,43 @@ static void put(const char *dir, const char *name, const char *text)
 	free(path);
 }
 
+/*
+ * patch_series_fits() in a tree of one file, a.c, case after case: a
+ * series, forward or in reverse, and what it says ("": it fits).
+ */
+static const struct patch_fit_case {
+	const char *a_c;	/* a.c from this case on, or NULL */
+	const char *series[2];	/* one patch or two, in order */
+	bool reverse;
+	const char *why, *what;
+} patch_fit_cases[] = {
+	{ "0\n1\n2\n3\n4\n5\n6\n", { "p1.patch", "p2.patch" }, false, "",
+	  "patch: hunks at their line and at an offset, in order, a new file" },
+	{ NULL, { "p2.patch" }, false,
+	  "p2.patch: a.c: hunk 1 (line 1) does not apply",
+	  "patch: a hunk whose context is not there, named" },
+	{ NULL, { "p1.patch", "p3.patch" }, false,
+	  "p3.patch: a.c: hunk 1 (line 5) does not apply",
+	  "patch: a line the series before it removed" },
+	{ NULL, { "p1.patch" }, true,
+	  "p1.patch: a.c: hunk 1 (line 1) does not apply",
+	  "patch: a series that is not in does not come out" },
+	{ "0\nx\n1\n2\n3\ny\n5\n6\n", { "p1.patch" }, true, "",
+	  "patch: a series that is in comes out in reverse" },
+};
+
 static void test_patch_fit(void)
 {
-	char dir[] = "/tmp/af-unit.XXXXXX", *p1, *p2, *p3, *why;
-	char *patches[2];
+	static const char *const files[] = {
+		"a.c", "p1.patch", "p2.patch", "p3.patch"
+	};
+	char dir[] = "/tmp/af-unit.XXXXXX", *path;
+	size_t i;
 
 	if (!mkdtemp(dir)) {
 		check(0, "mkdtemp");
 		return;
 	}
-	put(dir, "a.c", "0\n1\n2\n3\n4\n5\n6\n");
 	/* at its line, then 2 lines off; the second patch sees the first */
 	put(dir, "p1.patch", "From x\n---\n"
 	    "--- a/a.c\n+++ b/a.c\n@@ -1,2 +1,3 @@\n 0\n+x\n 1\n"
@@ -693,42 +703,26 @@ static void test_patch_fit(void)
 	put(dir, "p2.patch", "--- a/a.c\n+++ b/a.c\n@@ -1,3 +1,3 @@\n 0\n-x\n+z\n 1\n"
 	    "--- /dev/null\n+++ b/new.c\n@@ -0,0 +1 @@\n+n\n");
 	put(dir, "p3.patch", "--- a/a.c\n+++ b/a.c\n@@ -5,2 +5,2 @@\n 4\n-5\n+w\n");
-	p1 = path_join(dir, "p1.patch");
-	p2 = path_join(dir, "p2.patch");
-	p3 = path_join(dir, "p3.patch");
-	patches[0] = p1;
-	patches[1] = p2;
-	why = patch_series_fits(dir, patches, 2, false);
-	check(!why, "patch: hunks at their line and at an offset, in order, a new file");
-	free(why);
-	patches[0] = p2;
-	why = patch_series_fits(dir, patches, 1, false);
-	check_str(why ? why : "", "p2.patch: a.c: hunk 1 (line 1) does not apply",
-		  "patch: a hunk whose context is not there, named");
-	free(why);
-	patches[0] = p1;
-	patches[1] = p3;
-	why = patch_series_fits(dir, patches, 2, false);
-	check_str(why ? why : "", "p3.patch: a.c: hunk 1 (line 5) does not apply",
-		  "patch: a line the series before it removed");
-	free(why);
-	patches[0] = p1;
-	why = patch_series_fits(dir, patches, 1, true);
-	check(why != NULL, "patch: a series that is not in does not come out");
-	free(why);
-	put(dir, "a.c", "0\nx\n1\n2\n3\ny\n5\n6\n");
-	why = patch_series_fits(dir, patches, 1, true);
-	check(!why, "patch: a series that is in comes out in reverse");
-	free(why);
-	unlink(p1);
-	unlink(p2);
-	unlink(p3);
-	free(p1);
-	free(p2);
-	free(p3);
-	p1 = path_join(dir, "a.c");
-	unlink(p1);
-	free(p1);
+	for (i = 0; i < ARRAY_SIZE(patch_fit_cases); i++) {
+		const struct patch_fit_case *c = &patch_fit_cases[i];
+		char *series[2], *why;
+		size_t n;
+
+		if (c->a_c)
+			put(dir, "a.c", c->a_c);
+		for (n = 0; n < ARRAY_SIZE(c->series) && c->series[n]; n++)
+			series[n] = path_join(dir, c->series[n]);
+		why = patch_series_fits(dir, series, n, c->reverse);
+		check_str(why ? why : "", c->why, c->what);
+		free(why);
+		while (n--)
+			free(series[n]);
+	}
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
+		path = path_join(dir, files[i]);
+		unlink(path);
+		free(path);
+	}
 	rmdir(dir);
 }
 

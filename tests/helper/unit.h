@@ -17,6 +17,11 @@ void check_str(const char *got, const char *want, const char *what);
 void test_layout(void);
 /* freezepath-tests.c: the freeze's flag test, partial series, PM calls */
 void test_freezepath(void);
+/*
+ * freeze_path_parse() of SRC: "FUNC FLAG LINE", " super_op" added when
+ * it calls a type's ->freeze_super; "FUNC - LINE WHY"; or "none".
+ */
+const char *freeze_parsed(const char *src);
 /* inside-tests.c: only regular files inside the tree are read (util.c) */
 void test_inside(void);
 /* annotate-tests.c: check-tree's findings as CI annotations */
