@@ -19,15 +19,13 @@ set -eu
 prog=apply.sh
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 . "$TOP/scripts/lib/ktree.sh"
+. "$TOP/scripts/lib/scratch.sh"
 # apply writes the tree: it puts back a change a killed run left.
 recovers=1
 driver_args "$@"
 
 tree_lock
-scratch=$(mktemp -d "${TMPDIR:-/tmp}/autofreeze.XXXXXX")
-trap 'rm -rf "$scratch"' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+scratch_open
 trap 'exit 129' HUP
 
 prog=$prog "$TOP/scripts/lib/convert.sh" "$KTREE" "$DIR" "$scratch"

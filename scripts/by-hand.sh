@@ -16,6 +16,7 @@ set -eu
 prog=by-hand.sh
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 . "$TOP/scripts/lib/plan.sh"
+. "$TOP/scripts/lib/scratch.sh"
 [ $# -eq 2 ] || { echo "usage: $prog KTREE DIR" >&2; exit 2; }
 rule=${RULE:-}
 case $rule in
@@ -38,10 +39,7 @@ if [ -n "${SPATCH_DIR:-}" ]; then
 	set -- "$top" "$d"
 fi
 
-scratch=$(mktemp -d "${TMPDIR:-/tmp}/autofreeze.XXXXXX")
-trap 'rm -rf "$scratch"' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+scratch_open
 
 prog=$prog "$TOP/scripts/lib/convert.sh" "$1" "$2" "$scratch"
 plan=$scratch/plan

@@ -25,6 +25,7 @@ prog=check-tree.sh
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 . "$TOP/scripts/lib/ktree.sh"
 . "$TOP/scripts/lib/plan.sh"
+. "$TOP/scripts/lib/scratch.sh"
 jobs_check
 driver_args "$@"
 case ${FORMAT:-text} in
@@ -33,10 +34,7 @@ text|json) ;;
 esac
 base_shown=$(shown "${BASE:-}")
 
-scratch=$(mktemp -d "${TMPDIR:-/tmp}/autofreeze.XXXXXX")
-trap 'rm -rf "$scratch"' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+scratch_open
 # Exit 1 means findings: a step that breaks (a full disk, say) must not
 # read as one.
 trap 'echo "$prog: $DIR: a step failed (above), nothing checked for certain" >&2; exit 2' ERR

@@ -14,12 +14,10 @@
 set -eu
 prog=diff.sh
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
+. "$TOP/scripts/lib/scratch.sh"
 [ $# -eq 2 ] || { echo "usage: $prog KTREE DIR" >&2; exit 2; }
 
-scratch=$(mktemp -d "${TMPDIR:-/tmp}/autofreeze.XXXXXX")
-trap 'rm -rf "$scratch"' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+scratch_open
 
 prog=$prog "$TOP/scripts/lib/convert.sh" "$1" "$2" "$scratch"
 if [ -s "$scratch/unparsed" ]; then

@@ -22,6 +22,7 @@ set -eu
 prog=report.sh
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 . "$TOP/scripts/lib/ktree.sh"
+. "$TOP/scripts/lib/scratch.sh"
 jobs_check
 verbose=
 case ${V:-} in
@@ -46,11 +47,8 @@ if ! err=$("$AF" report -f "${FORMAT:-text}" -h 2>&1 >/dev/null); then
 	exit 2
 fi
 
-scratch=$(mktemp -d "${TMPDIR:-/tmp}/autofreeze.XXXXXX")
 ticker=
-trap 'stop_ticker; rm -rf "$scratch"' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+scratch_open stop_ticker
 
 # usec: the time, in microseconds
 usec() { echo "${EPOCHREALTIME/./}"; }

@@ -944,6 +944,22 @@ test_expect_success "report -f changelog: a unit's uses grouped by reason, its n
 	grep -q "unknown format" err
 '
 
+test_expect_success "convert: usage, a bad option or job count, --touched without --check: one line, exit 2" '
+	for args in "" "k d" "--report=2 k d o" "-j 0 k d o" "-j x k d o" \
+		"--touched f k d o" "--frob k d o"; do
+		test_exit_code 2 "$AF" convert $args 2>err &&
+		test_line_count err 1 &&
+		grep -q "^autofreeze: convert: usage: convert " err || return 1
+	done
+'
+
+test_expect_success "convert: an OUT that is not a directory: one line naming it, exit 2" '
+	: >notdir &&
+	test_exit_code 2 "$AF" convert --rules . k d notdir 2>err &&
+	echo "autofreeze: notdir: convert: not a directory" >want &&
+	test_cmp want err
+'
+
 test_expect_success "no sanitizer report from any run above" '
 	! grep -l -E "runtime error|AddressSanitizer|LeakSanitizer" \
 		"$TRASH"/.out.* "$TRASH"/san.* 2>/dev/null

@@ -302,6 +302,20 @@
  *	report (a JSON array).  A line that is no finding: one line on
  *	stderr, exit 2, nothing on stdout.
  *
+ * autofreeze convert [--force] [-j N] [--report=1|full] [--check [--touched
+ *	FILE]] [--judgments FILE] [--prog NAME] [--cache DIR|none]
+ *	[--spatch-id ID] [--rules DIR] KTREE DIR OUT
+ *	The conversion of DIR in KTREE into the directory OUT, for the
+ *	drivers (scripts/lib/convert.sh checks KTREE, DIR, J and spatch,
+ *	and runs it): the plan, the copies, the rules, the flags; OUT's
+ *	files are described in convert.sh, the steps in convert.c.
+ *	Messages name --prog (default autofreeze); exit 2 with one line
+ *	when a step breaks, 1 when spatch fails.
+ *
+ * autofreeze convert --defs kthread_freezer|wq_freezable PLAN [UNIT]
+ *	The -D options convert gives the rule for UNIT (every unit), one
+ *	word a line ("-D", then "name=value"), for by-hand and bench.
+ *
  * autofreeze --version
  *	The release, from the VERSION file the helper was built with.
  *
@@ -314,6 +328,7 @@
 
 #include "annotate.h"
 #include "api.h"
+#include "convert.h"
 #include "ktree.h"
 #include "layout.h"
 #include "patchfit.h"
@@ -371,10 +386,17 @@ static void usage(FILE *f)
 		"       %s apis [--starters|--wq]\n"
 		"       %s layout FILE LINE...\n"
 		"       %s annotate --github|--codequality <FINDINGS\n"
+		"       %s convert [--force] [-j N] [--report=1|full] "
+		"[--check [--touched FILE]] [--judgments FILE] [--prog NAME] "
+		"[--cache DIR|none] [--spatch-id ID] [--rules DIR] "
+		"KTREE DIR OUT\n"
+		"       %s convert --defs kthread_freezer|wq_freezable PLAN "
+		"[UNIT]\n"
 		"       %s --version\n"
 		"(see the comment at the top of scripts/helper/main.c)\n",
 		PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG,
-		PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG);
+		PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG, PROG,
+		PROG, PROG);
 }
 
 int main(int argc, char **argv)
@@ -401,6 +423,7 @@ int main(int argc, char **argv)
 		{ "apis", cmd_apis },
 		{ "layout", cmd_layout },
 		{ "annotate", cmd_annotate },
+		{ "convert", cmd_convert },
 	};
 	size_t i;
 

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# plan.sh: reading "autofreeze plan" output, sourced by convert.sh,
-# by-hand.sh and bench.sh.  The one reader of the plan's columns.
+# plan.sh: reading "autofreeze plan" output, sourced by by-hand.sh,
+# bench.sh, check-tree.sh and series.sh.  The one reader of the plan's
+# columns.
 
 # plan_lines PLAN KIND COL [UNIT]: column COL of PLAN's KIND lines (of
 # UNIT's only, when given), one per line.
@@ -11,46 +12,14 @@ plan_lines()
 		'$1 == k && (u == "" || $2 == u) { print $c }' "$1"
 }
 
-# plan_keep_at PLAN [UNIT]: the uses the plan's judgments keep, as
-# FILE:LINE,... (wq_freezable.cocci's -D keep_at), or nothing.
-plan_keep_at()
-{
-	paste -d: <(plan_lines "$1" keep 3 "${2-}") \
-		<(plan_lines "$1" keep 4 "${2-}" | sed 's/:.*//') |
-		paste -sd, -
-}
-
-# plan_twins PLAN [UNIT]: the freezable macros the plan renames to their
-# plain twins, as FROM:TO,... (kthread_freezer.cocci's -D twins), or
-# nothing.
-plan_twins()
-{
-	paste -d: <(plan_lines "$1" twin 3 "${2-}") \
-		<(plan_lines "$1" twin 4 "${2-}") |
-		LC_ALL=C sort -u | paste -sd, -
-}
-
 # plan_rule_defs PLAN RULE [UNIT]: the -D options the plan gives RULE
 # (kthread_freezer or wq_freezable) for UNIT (every unit), one word a
 # line ("-D", then "name=value"): the units it may edit, and the
 # kthread rule's thread functions and twins, the wq rule's kept uses.
+# The helper's, as "autofreeze convert" gives them (convplan.c).
 plan_rule_defs()
 {
-	local v
-	v=$(plan_lines "$1" file 2 "${3-}" | LC_ALL=C sort -u | paste -sd, -)
-	printf '%s\n' -D "units=$v"
-	case $2 in
-	kthread_freezer)
-		v=$(plan_lines "$1" kthread 3 "${3-}" | LC_ALL=C sort -u | paste -sd, -)
-		[ -z "$v" ] || printf '%s\n' -D "kthread_fns=$v"
-		v=$(plan_twins "$1" "${3-}")
-		[ -z "$v" ] || printf '%s\n' -D "twins=$v"
-		v=$(plan_lines "$1" unusedtwin 3 "${3-}" | LC_ALL=C sort -u | paste -sd, -)
-		[ -z "$v" ] || printf '%s\n' -D "unused_twins=$v" ;;
-	wq_freezable)
-		v=$(plan_keep_at "$1" "${3-}")
-		[ -z "$v" ] || printf '%s\n' -D "keep_at=$v" ;;
-	esac
+	"$AF" convert --defs "$2" "$1" ${3:+"$3"}
 }
 
 # plan_optin PLAN COL: column COL of PLAN's optin line: 2 the state

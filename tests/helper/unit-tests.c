@@ -743,6 +743,7 @@ int main(void)
 	test_freezepath();
 	test_inside();
 	test_annotate();
+	test_sha256();
 	printf("# %d checks, %d failed\n", checks, failed);
 	return failed ? 1 : 0;
 }

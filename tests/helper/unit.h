@@ -27,4 +27,7 @@ void test_inside(void);
 /* annotate-tests.c: check-tree's findings as CI annotations */
 void test_annotate(void);
 
+/* sha256-tests.c: SHA-256, the result cache's keys (sha256.c) */
+void test_sha256(void);
+
 #endif /* AF_UNIT_H */
