@@ -96,21 +96,27 @@ char *join(const strvec *v, const char *sep)
 	return s;
 }
 
-/* "-D" and NAME=the sorted unique column COL of KIND, unless empty */
-static void def_col(const strvec *plan, const char *name, const char *kind,
-		    int col, const char *unit, strvec *out)
+/* "-D" and NAME=V,... to OUT, nothing when V is empty */
+static void push_def(strvec *out, const char *name, const strvec *v)
 {
-	strvec v = { 0 };
-	char *s;
+	char *s = join(v, ",");
 
-	plan_cols(plan, kind, col, unit, &v);
-	sort_uniq(&v);
-	s = join(&v, ",");
 	if (*s) {
 		vec_push(out, xstrdup("-D"));
 		vec_push(out, xasprintf("%s=%s", name, s));
 	}
 	free(s);
+}
+
+/* "-D" and NAME=the sorted unique column COL of KIND, unless empty */
+static void def_col(const strvec *plan, const char *name, const char *kind,
+		    int col, const char *unit, strvec *out)
+{
+	strvec v = { 0 };
+
+	plan_cols(plan, kind, col, unit, &v);
+	sort_uniq(&v);
+	push_def(out, name, &v);
 	strvec_free(&v);
 }
 
@@ -120,7 +126,6 @@ static void def_pairs(const strvec *plan, const char *name, const char *kind,
 {
 	strvec a = { 0 }, b = { 0 }, v = { 0 };
 	size_t i;
-	char *s;
 
 	plan_cols(plan, kind, 3, unit, &a);
 	plan_cols(plan, kind, 4, unit, &b);
@@ -131,12 +136,7 @@ static void def_pairs(const strvec *plan, const char *name, const char *kind,
 	}
 	if (sorted)
 		sort_uniq(&v);
-	s = join(&v, ",");
-	if (*s) {
-		vec_push(out, xstrdup("-D"));
-		vec_push(out, xasprintf("%s=%s", name, s));
-	}
-	free(s);
+	push_def(out, name, &v);
 	strvec_free(&a);
 	strvec_free(&b);
 	strvec_free(&v);

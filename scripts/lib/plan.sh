@@ -19,7 +19,7 @@ plan_lines()
 # The helper's, as "autofreeze convert" gives them (convplan.c).
 plan_rule_defs()
 {
-	"$AF" convert --defs "$2" "$1" ${3:+"$3"}
+	"${AF:-$TOP/scripts/autofreeze}" convert --defs "$2" "$1" ${3:+"$3"}
 }
 
 # plan_optin PLAN COL: column COL of PLAN's optin line: 2 the state
