@@ -7,6 +7,7 @@
  * only the files with a freezer use; a unit that gets no flag put back
  * as it was, and the warnings.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -32,6 +33,7 @@ void conv_copy_files(struct conv *c)
 	strvec files = { 0 };
 	FILE *f = fopen(list, "w");
 	int p[2], r1, r2;
+	pid_t pid;
 	size_t i;
 
 	plan_cols(&c->plan, "file", 3, NULL, &files);
@@ -40,7 +42,10 @@ void conv_copy_files(struct conv *c)
 	if (!f || ferror(f) | fclose(f) || pipe(p))
 		conv_fail(c);
 	fflush(NULL);
-	if (!fork()) {
+	pid = fork();
+	if (pid < 0)
+		conv_fail(c);
+	if (!pid) {
 		close(p[0]);
 		exit(proc_run(tc, c->ktree, PROC_INHERIT, p[1], PROC_INHERIT) ?
 		     1 : 0);
@@ -48,8 +53,9 @@ void conv_copy_files(struct conv *c)
 	close(p[1]);
 	r2 = proc_run(tx, NULL, p[0], PROC_INHERIT, PROC_INHERIT);
 	close(p[0]);
-	while (wait(&r1) < 0)
-		;
+	while (waitpid(pid, &r1, 0) < 0)
+		if (errno != EINTR)
+			conv_fail(c);
 	if (r2 || !WIFEXITED(r1) || WEXITSTATUS(r1) ||
 	    proc_run(cp, NULL, PROC_INHERIT, PROC_INHERIT, PROC_INHERIT) ||
 	    proc_run(ch, NULL, PROC_INHERIT, PROC_INHERIT, PROC_INHERIT))

@@ -318,15 +318,23 @@ void conv_list_unparsed(struct conv *c)
 	strvec_free(&args);
 }
 
-/* A failed flag run stops the others, and so does this one. */
-static void flag_wait(pid_t pid, pid_t *pids, size_t n)
+/*
+ * A failed flag run stops the others, and so does this one; a run that
+ * cannot be waited for is a step that broke.
+ */
+static void flag_wait(struct conv *c, pid_t pid, pid_t *pids, size_t n)
 {
 	int st, rc;
 	size_t i;
+	pid_t got;
 
-	while (waitpid(pid, &st, 0) < 0)
-		;
-	rc = WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st);
+	do
+		got = waitpid(pid, &st, 0);
+	while (got < 0 && errno == EINTR);
+	if (got < 0)
+		rc = -1;
+	else
+		rc = WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st);
 	if (!rc)
 		return;
 	for (i = 0; i < n; i++)
@@ -334,6 +342,8 @@ static void flag_wait(pid_t pid, pid_t *pids, size_t n)
 			kill(pids[i], SIGTERM);
 	while (wait(&st) >= 0 || errno == EINTR)
 		;
+	if (rc < 0)
+		conv_fail(c);
 	exit(rc);
 }
 
@@ -383,10 +393,10 @@ void conv_flag_runs(struct conv *c, const strvec *flags)
 		free(log);
 		if (n - first < (size_t)c->jobs)
 			continue;
-		flag_wait(pids[first], pids + first, n - first);
+		flag_wait(c, pids[first], pids + first, n - first);
 		first++;
 	}
 	for (; first < n; first++)
-		flag_wait(pids[first], pids + first, n - first);
+		flag_wait(c, pids[first], pids + first, n - first);
 	free(pids);
 }
