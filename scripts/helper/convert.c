@@ -136,13 +136,45 @@ static void make_plan(struct conv *c)
 	conv_load(c, "plan", &c->plan);
 }
 
+/*
+ * LINES cut to those KEEP() takes, given the set of NAMES, and written
+ * to OUT/NAME: the plan of the units the gate looks at, plan.spatch of
+ * the files with a use.
+ */
+void conv_keep_lines(struct conv *c, const char *name, strvec *lines,
+		     const strvec *names,
+		     bool (*keep)(const char *line, const struct strset *names))
+{
+	strvec kept = { 0 };
+	struct strset set = { 0 };
+	size_t i;
+
+	for (i = 0; i < names->n; i++)
+		strset_add(&set, names->v[i]);
+	for (i = 0; i < lines->n; i++)
+		if (keep(lines->v[i], &set))
+			conv_push(&kept, lines->v[i]);
+	conv_store(c, name, &kept);
+	strvec_free(lines);
+	*lines = kept;
+	strset_free(&set);
+}
+
+/* The plan's option and optin lines, and those of the UNITS selected */
+static bool selected(const char *line, const struct strset *units)
+{
+	char *u = tsv_col(line, 2);
+	bool keep = !strncmp(line, "option\t", 7) ||
+		    !strncmp(line, "optin\t", 6) || strset_has(units, u);
+
+	free(u);
+	return keep;
+}
+
 /* check-tree: the units the gate looks at, and nothing else. */
 static void select_units(struct conv *c)
 {
-	strvec args = { 0 }, sel = { 0 }, keep = { 0 };
-	struct strset set = { 0 };
-	size_t i;
-	char *u;
+	strvec args = { 0 }, sel = { 0 };
 
 	conv_push(&args, "check");
 	conv_push(&args, "--select");
@@ -153,19 +185,7 @@ static void select_units(struct conv *c)
 	conv_push(&args, "plan");
 	conv_must(c, conv_call(c, cmd_check, c->out, "selected", NULL, &args));
 	conv_load(c, "selected", &sel);
-	for (i = 0; i < sel.n; i++)
-		strset_add(&set, sel.v[i]);
-	for (i = 0; i < c->plan.n; i++) {
-		u = tsv_col(c->plan.v[i], 2);
-		if (!strncmp(c->plan.v[i], "option\t", 7) ||
-		    !strncmp(c->plan.v[i], "optin\t", 6) || strset_has(&set, u))
-			conv_push(&keep, c->plan.v[i]);
-		free(u);
-	}
-	conv_store(c, "plan", &keep);
-	strvec_free(&c->plan);
-	c->plan = keep;
-	strset_free(&set);
+	conv_keep_lines(c, "plan", &c->plan, &sel, selected);
 	strvec_free(&sel);
 	strvec_free(&args);
 }

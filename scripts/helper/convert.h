@@ -54,6 +54,10 @@ void conv_unrename(struct conv *c);
 
 /* convfiles.c: check-tree's plan.spatch: the files with a use only */
 void conv_with_uses(struct conv *c);
+/* convert.c: LINES cut to those KEEP() takes given NAMES, into OUT/NAME */
+void conv_keep_lines(struct conv *c, const char *name, strvec *lines,
+		     const strvec *names,
+		     bool (*keep)(const char *line, const struct strset *names));
 /* convfiles.c: the noflag units put back, and OUT/warnings */
 void conv_warnings(struct conv *c, const strvec *flags);
 

@@ -202,11 +202,20 @@ void conv_unrename(struct conv *c)
 	strvec_free(&lines);
 }
 
+/* A plan line that is no file line, or the file line of one in FILES */
+static bool has_use(const char *line, const struct strset *files)
+{
+	char *f = tsv_col(line, 3);
+	bool keep = strncmp(line, "file\t", 5) || strset_has(files, f);
+
+	free(f);
+	return keep;
+}
+
 /* The files of plan.spatch with a freezer use in scan-before only. */
 void conv_with_uses(struct conv *c)
 {
-	strvec files = { 0 }, keep = { 0 };
-	struct strset has = { 0 };
+	strvec files = { 0 };
 	size_t i;
 	char *f;
 
@@ -218,19 +227,7 @@ void conv_with_uses(struct conv *c)
 			free(f);
 	}
 	conv_store(c, "with-uses", &files);
-	for (i = 0; i < files.n; i++)
-		strset_add(&has, files.v[i]);
-	for (i = 0; i < c->spatch_plan.n; i++) {
-		f = tsv_col(c->spatch_plan.v[i], 3);
-		if (strncmp(c->spatch_plan.v[i], "file\t", 5) ||
-		    strset_has(&has, f))
-			conv_push(&keep, c->spatch_plan.v[i]);
-		free(f);
-	}
-	conv_store(c, "plan.spatch", &keep);
-	strvec_free(&c->spatch_plan);
-	c->spatch_plan = keep;
-	strset_free(&has);
+	conv_keep_lines(c, "plan.spatch", &c->spatch_plan, &files, has_use);
 	strvec_free(&files);
 }
 
