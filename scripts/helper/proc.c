@@ -41,6 +41,15 @@ static void child_fd(int fd, int target)
 		_exit(127);
 }
 
+/* In the child: into DIR, when given; exits CODE when it cannot. */
+static void child_chdir(const char *dir, int code)
+{
+	if (dir && chdir(dir)) {
+		perror(dir);
+		_exit(code);
+	}
+}
+
 int proc_run(const char *const argv[], const char *dir, int in_fd,
 	     int out_fd, int err_fd)
 {
@@ -54,10 +63,7 @@ int proc_run(const char *const argv[], const char *dir, int in_fd,
 		child_fd(in_fd, 0);
 		child_fd(out_fd, 1);
 		child_fd(err_fd, 2);
-		if (dir && chdir(dir)) {
-			perror(dir);
-			_exit(127);
-		}
+		child_chdir(dir, 127);
 		execvp(argv[0], (char *const *)argv);
 		perror(argv[0]);
 		_exit(127);
@@ -93,10 +99,7 @@ int proc_call(int (*fn)(int argc, char **argv), char **argv, const char *dir,
 	if (!pid) {
 		child_file(out, 1);
 		child_file(err, 2);
-		if (dir && chdir(dir)) {
-			perror(dir);
-			_exit(1);
-		}
+		child_chdir(dir, 1);
 		while (argv[argc])
 			argc++;
 		exit(fn(argc, argv));
